@@ -1,0 +1,400 @@
+"""FIDE chess on any board shape: the rules every variant starts from.
+
+Section numbers in the comments refer to the FIDE Laws of Chess.  A variant
+is a subclass that changes data (board, start position, castling scheme) and,
+where its rules differ, overrides the *turn machine*: ``play`` (what a move
+does to whose turn it is), ``mid_turn`` and ``status``.
+"""
+
+from dataclasses import dataclass
+
+from oracle import fen as fen_io
+from oracle import notation
+from oracle.errors import INVALID_FEN, RulesError
+from oracle.geometry import BISHOP_DIRECTIONS, QUEEN_DIRECTIONS, ROOK_DIRECTIONS, STANDARD
+from oracle.position import BLACK, WHITE, Move, Position, color_of, other
+
+SLIDES = {"R": ROOK_DIRECTIONS, "B": BISHOP_DIRECTIONS, "Q": QUEEN_DIRECTIONS}
+PROMOTION_LETTERS = "QRBN"
+
+
+@dataclass(frozen=True)
+class CastleRule:
+    """One way to castle: the king goes king_from -> king_to, the rook rook_from -> rook_to."""
+
+    color: str
+    king_from: int
+    rook_from: int
+    king_to: int
+    rook_to: int
+    letter: str  # the FEN castling-field letter for this right
+    san: str     # how SAN writes this castling
+
+
+def castle_rule(geometry, color, king_from, rook_from, king_to, rook_to, letter, san):
+    sq = geometry.index
+    return CastleRule(color, sq[king_from], sq[rook_from], sq[king_to], sq[rook_to], letter, san)
+
+
+def not_over(claimable=()):
+    return {"over": False, "result": None, "reason": None, "claimable": sorted(claimable)}
+
+
+def game_over(reason, winner=None):
+    result = {WHITE: "1-0", BLACK: "0-1", None: "1/2-1/2"}[winner]
+    return {"over": True, "result": result, "reason": reason, "claimable": []}
+
+
+class Chess:
+    """The orthodox game: check, castling, en passant, promotion, FIDE draws."""
+
+    name = "chess"
+    geometry = STANDARD
+    start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    has_check = True               # False: no check, kings may be captured
+    double_pieces = False          # FEN and SAN may use the `*` double marker
+    pawn_start_rank = {WHITE: 2, BLACK: 7}
+    promotion_rank = {WHITE: 8, BLACK: 1}
+    forward = {WHITE: 1, BLACK: -1}
+    extra_fields = ()              # names of the FEN fields after the sixth
+    comma_marks_double = False     # only double-move writes a first half as `e2e4,`
+
+    def __init__(self):
+        g = self.geometry
+        self.castle_rules = self.make_castle_rules()
+        self.castle_by_rook = {r.rook_from: r for r in self.castle_rules}
+        self.rights_of = {c: frozenset(r.rook_from for r in self.castle_rules if r.color == c)
+                          for c in (WHITE, BLACK)}
+        self.start = self.parse_fen(self.start_fen)
+        self.squares = g.squares
+
+    def make_castle_rules(self):
+        g = self.geometry
+        return [
+            castle_rule(g, WHITE, "e1", "h1", "g1", "f1", "K", "O-O"),
+            castle_rule(g, WHITE, "e1", "a1", "c1", "d1", "Q", "O-O-O"),
+            castle_rule(g, BLACK, "e8", "h8", "g8", "f8", "k", "O-O"),
+            castle_rule(g, BLACK, "e8", "a8", "c8", "d8", "q", "O-O-O"),
+        ]
+
+    # ----------------------------------------------------------------- moves
+
+    def pseudo_moves(self, pos: Position):
+        """Every move the pieces of the side to move could make, ignoring king safety (3.1-3.8)."""
+        g, board = self.geometry, pos.board
+        white = pos.turn == WHITE
+        moves = []
+        add = moves.append
+        for sq in self.squares:
+            piece = board[sq]
+            if piece is None or piece.isupper() != white:
+                continue
+            kind = piece[-1].upper()
+            if kind == "P":
+                self.pawn_moves(pos, sq, piece, moves)
+                continue
+            if kind in SLIDES:
+                rays = g.rays[sq]
+                for d in SLIDES[kind]:
+                    for to in rays[d]:
+                        target = board[to]
+                        if target is None:
+                            add(Move(sq, to))
+                            continue
+                        if target.isupper() != white and self.may_capture(target):
+                            add(Move(sq, to))
+                        break
+                continue
+            for to in (g.knight[sq] if kind == "N" else g.king[sq]):
+                target = board[to]
+                if target is None or (target.isupper() != white and self.may_capture(target)):
+                    add(Move(sq, to))
+        moves.extend(self.castling_moves(pos))
+        return moves
+
+    def may_capture(self, target: str) -> bool:
+        """G6: in the check-based variants a king is never captured."""
+        return not self.has_check or target[-1] not in "Kk"
+
+    def pawn_moves(self, pos, sq, piece, moves):
+        """3.7: one step forward, two from the start rank, diagonal captures, en passant, promotion."""
+        g, board, color = self.geometry, pos.board, pos.turn
+        file, rank, step = g.file[sq], g.rank[sq], self.forward[color]
+        one = g.square(file, rank + step)
+        if one is not None and board[one] is None:
+            self.add_pawn_move(sq, one, piece, moves)
+            if rank == self.pawn_start_rank[color]:
+                two = g.square(file, rank + 2 * step)
+                if two is not None and board[two] is None:
+                    moves.append(Move(sq, two))
+        for side in (-1, 1):
+            to = g.square(file + side, rank + step)
+            if to is None:
+                continue
+            target = board[to]
+            if target is not None:
+                if target.isupper() != piece.isupper() and self.may_capture(target):
+                    self.add_pawn_move(sq, to, piece, moves)
+            elif to == pos.ep and self.en_passant_victim(pos, sq, to) is not None:
+                moves.append(Move(sq, to, en_passant=True))
+
+    def add_pawn_move(self, frm, to, piece, moves):
+        if self.geometry.rank[to] == self.promotion_rank[color_of(piece)]:
+            moves.extend(Move(frm, to, promotion=p) for p in PROMOTION_LETTERS)
+        else:
+            moves.append(Move(frm, to))
+
+    def en_passant_victim(self, pos, frm, to):
+        """The square of the pawn an en passant capture frm->to would take, if one is there (3.7.3)."""
+        g = self.geometry
+        victim_sq = g.square(g.file[to], g.rank[frm])
+        victim = pos.board[victim_sq]
+        if victim is not None and victim[-1] in "Pp" and victim.isupper() != (pos.turn == WHITE):
+            return victim_sq
+        return None
+
+    def castling_moves(self, pos):
+        """3.8.2: castling with a rook that still has its right, over empty squares, not through check."""
+        board, color = pos.board, pos.turn
+        king, rook = ("K", "R") if color == WHITE else ("k", "r")
+        for rule in self.castle_rules:
+            if rule.color != color or rule.rook_from not in pos.castling:
+                continue
+            if board[rule.king_from] != king or board[rule.rook_from] != rook:
+                continue
+            if not self.castling_path_clear(board, rule):
+                continue
+            if self.has_check and any(self.attacked(board, sq, other(color))
+                                      for sq in self.king_path(rule)):
+                continue
+            yield Move(rule.king_from, rule.king_to, castle=rule.rook_from)
+
+    def castling_path_clear(self, board, rule):
+        """Every square between king and rook is empty, and so are both destinations."""
+        g = self.geometry
+        lo, hi = sorted((g.file[rule.king_from], g.file[rule.rook_from]))
+        rank = g.rank[rule.king_from]
+        between = [g.square(f, rank) for f in range(lo + 1, hi)]
+        if any(board[sq] is not None for sq in between):
+            return False
+        return all(board[sq] is None or sq in (rule.king_from, rule.rook_from)
+                   for sq in (rule.king_to, rule.rook_to))
+
+    def king_path(self, rule):
+        """The squares the king stands on, passes over and lands on while castling."""
+        g = self.geometry
+        a, b = g.file[rule.king_from], g.file[rule.king_to]
+        step = 1 if b >= a else -1
+        rank = g.rank[rule.king_from]
+        return [g.square(f, rank) for f in range(a, b + step, step)]
+
+    def legal_moves(self, pos: Position):
+        """The moves the side to move may make next (3.9: never leaving its own king in check)."""
+        if not self.has_check:
+            return self.pseudo_moves(pos)
+        return [m for m in self.pseudo_moves(pos) if self.king_safe_after(pos, m)]
+
+    def king_safe_after(self, pos, move):
+        board = self.move_board(pos, move)
+        king = "K" if pos.turn == WHITE else "k"
+        try:
+            sq = board.index(king)
+        except ValueError:
+            return True
+        return not self.attacked(board, sq, other(pos.turn))
+
+    def attacked(self, board, sq, by: str) -> bool:
+        """Is square sq attacked by a piece of colour `by`?"""
+        g = self.geometry
+        white = by == WHITE
+        rays = g.rays[sq]
+        for dirs, hitters in ((ROOK_DIRECTIONS, "RQ"), (BISHOP_DIRECTIONS, "BQ")):
+            for d in dirs:
+                for t in rays[d]:
+                    piece = board[t]
+                    if piece is not None:
+                        if piece.isupper() == white and piece[-1].upper() in hitters:
+                            return True
+                        break
+        for table, hitter in ((g.knight, "N"), (g.king, "K")):
+            for t in table[sq]:
+                piece = board[t]
+                if piece is not None and piece.isupper() == white and piece[-1].upper() == hitter:
+                    return True
+        behind = g.rank[sq] - self.forward[by]
+        for side in (-1, 1):
+            t = g.square(g.file[sq] + side, behind)
+            if t is not None:
+                piece = board[t]
+                if piece is not None and piece.isupper() == white and piece[-1].upper() == "P":
+                    return True
+        return False
+
+    def in_check(self, pos: Position, color: str | None = None) -> bool:
+        """Is the (single) king of `color` (default: the side to move) attacked?"""
+        color = color or pos.turn
+        king = "K" if color == WHITE else "k"
+        if not self.has_check or king not in pos.board:
+            return False
+        return self.attacked(pos.board, pos.board.index(king), other(color))
+
+    # ------------------------------------------------------------ making moves
+
+    def move_board(self, pos, move):
+        """The board after `move` (a new list; pos is unchanged)."""
+        board = list(pos.board)
+        if move.drop is not None:
+            board[move.to] = move.drop if pos.turn == WHITE else move.drop.lower()
+            return board
+        piece = board[move.frm]
+        board[move.frm] = None
+        if move.castle is not None:
+            rook = board[move.castle]
+            board[move.castle] = None
+            board[self.castle_by_rook[move.castle].rook_to] = rook
+        elif move.en_passant:
+            board[self.en_passant_victim(pos, move.frm, move.to)] = None
+        if move.promotion:
+            letter = piece[:-1] + move.promotion
+            piece = letter.upper() if piece.isupper() else letter.lower()
+        board[move.to] = piece
+        return board
+
+    def make(self, pos: Position, move: Move, ends_turn: bool = True) -> Position:
+        """Apply one move.  With ends_turn the other side moves next (the FIDE case)."""
+        board = pos.board
+        piece = board[move.frm] if move.frm is not None else move.drop
+        pawn = piece[-1] in "Pp" and move.drop is None
+        capture = move.en_passant or (board[move.to] is not None and move.castle is None)
+        rights = pos.castling
+        if rights:
+            if move.castle is not None or piece in ("K", "k"):
+                rights = rights - self.rights_of[pos.turn]
+            rights = rights - {move.frm, move.to}
+        ep = None
+        g = self.geometry
+        if ends_turn and pawn and abs(g.rank[move.to] - g.rank[move.frm]) == 2:
+            ep = g.square(g.file[move.frm], (g.rank[move.to] + g.rank[move.frm]) // 2)
+        return Position(
+            board=tuple(self.move_board(pos, move)),
+            turn=other(pos.turn) if ends_turn else pos.turn,
+            castling=rights,
+            ep=ep,
+            halfmove=0 if pawn or capture else pos.halfmove + 1,
+            fullmove=pos.fullmove + (1 if ends_turn and pos.turn == BLACK else 0),
+            state=pos.state,
+        )
+
+    # ------------------------------------------------------------ turn machine
+
+    def play(self, pos: Position, move: Move) -> Position:
+        """The position after a legal move.  In chess every move is a whole turn."""
+        return self.make(pos, move)
+
+    def mid_turn(self, pos: Position) -> bool:
+        """Is the side to move between the moves of one turn?"""
+        return False
+
+    def turns(self, pos: Position):
+        """All ways to complete the current turn: list of (moves, position after)."""
+        found = []
+
+        def walk(p, line):
+            for m in self.legal_moves(p):
+                q = self.play(p, m)
+                if self.mid_turn(q):
+                    walk(q, line + [m])
+                else:
+                    found.append((line + [m], q))
+
+        walk(pos, [])
+        return found
+
+    # ---------------------------------------------------------------- game end
+
+    def status(self, pos: Position, history=()) -> dict:
+        """How the game stands (5.1, 5.2, 9.2, 9.3, 9.6; rulings G3-G5).
+
+        `history` holds the identity keys of the earlier turn-boundary
+        positions of the game line, oldest first.  Automatic endings come in
+        the order checkmate, stalemate, dead position, seventy-five moves,
+        fivefold repetition; claimable draws are listed only while the game
+        goes on.
+        """
+        if self.mid_turn(pos):
+            return not_over()
+        if not self.legal_moves(pos):
+            if self.in_check(pos):
+                return game_over("checkmate", winner=other(pos.turn))
+            return game_over("stalemate")
+        if self.dead_position(pos):
+            return game_over("dead-position")
+        seen = 1 + list(history).count(self.identity(pos))
+        if pos.halfmove >= 150:
+            return game_over("seventy-five-moves")
+        if seen >= 5:
+            return game_over("fivefold-repetition")
+        claimable = []
+        if pos.halfmove >= 100:
+            claimable.append("fifty-moves")
+        if seen >= 3:
+            claimable.append("threefold-repetition")
+        return not_over(claimable)
+
+    def dead_position(self, pos: Position) -> bool:
+        """G4: only kings, plus one minor piece, or only bishops all on squares of one colour."""
+        others = [(sq, p) for sq, p in enumerate(pos.board) if p is not None and p[-1] not in "Kk"]
+        if not others:
+            return True
+        if len(others) == 1 and others[0][1][-1] in "NBnb":
+            return True
+        if all(p[-1] in "Bb" for _, p in others):
+            return len({self.geometry.is_light(sq) for sq, _ in others}) == 1
+        return False
+
+    def identity(self, pos: Position):
+        """What makes two turn-boundary positions 'the same' for repetition (G3)."""
+        return (pos.board, pos.turn, pos.castling, self.legal_ep(pos), pos.state)
+
+    def legal_ep(self, pos: Position):
+        """The en passant square if an en passant capture is actually legal, else None."""
+        if pos.ep is None:
+            return None
+        return pos.ep if any(m.en_passant for m in self.legal_moves(pos)) else None
+
+    # -------------------------------------------------------------- FEN, text
+
+    def parse_fen(self, text: str) -> Position:
+        return fen_io.parse(self, text)
+
+    def fen(self, pos: Position) -> str:
+        return fen_io.write(self, pos)
+
+    def parse_state(self, fields, pos):
+        """Read the variant's FEN fields 7+ (absent fields mean the default state)."""
+        if fields:
+            raise RulesError(INVALID_FEN, f"{self.name} FEN has 6 fields; found extra field(s) {' '.join(fields)!r}")
+        return None
+
+    def format_state(self, pos):
+        return []
+
+    def validate(self, pos: Position):
+        """Reject positions that cannot arise (G9).  Raises RulesError(invalid-fen)."""
+        fen_io.validate_standard(self, pos)
+
+    def pawn_rank_ok(self, piece, rank):
+        """A pawn never stands on its own back rank or on its promotion rank."""
+        c = color_of(piece)
+        back = self.pawn_start_rank[c] - self.forward[c]
+        return rank != back and rank != self.promotion_rank[c]
+
+    def move_text(self, pos, move) -> str:
+        return notation.coordinates(self, move)
+
+    def parse_move(self, pos, text) -> Move:
+        return notation.parse_move(self, pos, text)
+
+    def san(self, pos, move) -> str:
+        return notation.san(self, pos, move)
+
