@@ -16,7 +16,7 @@ from oracle.errors import INVALID_REQUEST, RulesError
 from oracle.perft import divide, perft, perft_turns, turn_text
 
 OPS = ("moves", "turns", "play", "status", "perft", "fen")
-VARIANTS = tuple(variants.VARIANT_CLASSES)
+VARIANTS = variants.VARIANT_NAMES
 PROTOCOL_VERSION = "1"
 
 

@@ -1,17 +1,37 @@
-"""The registry of variants, by id (see the rule catalogue for each one's rules)."""
+"""The registry of variants, by id (see the rule catalogue for each one's rules).
 
-from oracle.chess import Chess
+Each id maps to the class that implements it.  A variant's module is imported
+only when the variant is first asked for.
+"""
+
+import importlib
+import importlib.util
+
 from oracle.errors import UNKNOWN_VARIANT, RulesError
 
-VARIANT_CLASSES = {cls.name: cls for cls in (Chess,)}
+REGISTRY = {
+    "chess": "oracle.chess:Chess",
+    "double-move": "oracle.variants.double_move:DoubleMove",
+    "double-move-anul": "oracle.variants.double_move_anul:DoubleMoveAnul",
+    "double-chess": "oracle.variants.double_chess:DoubleChess",
+    "symmetric-monster": "oracle.variants.symmetric_monster:SymmetricMonster",
+}
+
+
+def _installed(name):
+    return importlib.util.find_spec(REGISTRY[name].split(":")[0]) is not None
+
+
+VARIANT_NAMES = tuple(name for name in REGISTRY if _installed(name))
 _instances = {}
 
 
 def get(name: str):
     """The rules object for a variant id; RulesError(unknown-variant) for anything else."""
-    if name not in VARIANT_CLASSES:
-        known = ", ".join(VARIANT_CLASSES)
+    if name not in VARIANT_NAMES:
+        known = ", ".join(VARIANT_NAMES)
         raise RulesError(UNKNOWN_VARIANT, f"unknown variant {name!r}; known variants: {known}")
     if name not in _instances:
-        _instances[name] = VARIANT_CLASSES[name]()
+        module, cls = REGISTRY[name].split(":")
+        _instances[name] = getattr(importlib.import_module(module), cls)()
     return _instances[name]
