@@ -1,0 +1,1 @@
+"""Harness, command line and case tooling for doublecheck."""
