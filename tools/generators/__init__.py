@@ -1,0 +1,1 @@
+"""Case-file generators, one module per variant; see ``tools.generate`` for the contract."""
