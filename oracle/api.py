@@ -56,7 +56,12 @@ def replay(rules, fen, moves):
         if not rules.mid_turn(pos):
             history.append(rules.identity(pos))
         move = rules.parse_move(pos, token)
-        pos = rules.play(pos, move)
+        after = rules.play(pos, move)
+        if token.endswith(",") and not rules.mid_turn(after):
+            # G8: a trailing comma says the turn goes on after this move
+            raise RulesError("illegal-move", f"{token!r}: the comma says the turn continues, "
+                                             f"but {token.rstrip(',')} ends the turn here")
+        pos = after
     return pos, history
 
 
