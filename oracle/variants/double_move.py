@@ -1,0 +1,230 @@
+"""Double Move Chess (seed 000; rulings G1-G9, D1-D6).
+
+FIDE chess, plus one optional extra: each side owns a single Double Move for
+the whole game.
+
+- DM-objective  Checkmate wins; kings are never captured (G6).
+- DM-ability    White and Black each start with one Double Move; using it is
+                optional and it cannot be used a second time.
+- DM-activation It is activated at the start of a turn, never between the two
+                halves.  The first half spends it without passing the turn; the
+                second half, by the same side and with the same or another
+                piece, ends the turn.  A Double Move may only be opened by a
+                first half after which some legal second half exists (D2).
+- DM-every-half-legal  Each half is an ordinary legal move in the position
+                where it is played: neither may leave the mover's king in
+                check.  The position between the halves is a real position.
+- DM-check-between-halves  The first half may give check; the opponent does
+                not answer, and the second half may keep, change or lift the
+                check but never capture the king (D3).
+- DM-unused-ability-no-escape  A mated side has no legal first half, so an
+                unused Double Move does not save it (D5).
+- DM-captures, DM-promotion, DM-castling  Either half may capture, promote or
+                castle under the normal rules, judged on the board as it is at
+                that moment; what the first half changed (a captured piece, a
+                new queen, lost castling rights) holds for the second.
+- DM-en-passant  Only a two-square step that ends a turn gives the opponent an
+                en passant chance, usable by the opponent's next move only
+                (an ordinary move or a first half), never by a second half (D4).
+- DM-end-of-game, DM-draws  Mate, stalemate and every draw rule are looked at
+                only once a turn is complete (D5, G3); positions between the
+                halves never count as repetitions.  Unused abilities are part
+                of a position's identity (D6).
+
+Clocks (G2): each half is a move for the halfmove clock; the fullmove number
+grows when Black's turn is complete.
+
+FEN (D1, DM-fen-field): field 7 is ``WB``, ``W-``, ``-B`` or ``--`` (the
+Double Moves still unused), with ``m`` appended while the side to move is
+between its two halves; absent means ``WB``.  It is always written.  Between
+the halves the en passant field is ``-`` and a way to finish the turn must
+exist; ``m`` for a side that still holds its ability is invalid.
+
+Move text (G8): the first half of a Double Move is written with a trailing
+comma (``b3g8,`` or ``Qg8+,``); the same move without the comma is the
+ordinary move that ends the turn.  A whole Double Move is ``b3g8,g8h7``.
+"""
+
+import re
+from dataclasses import replace
+from typing import NamedTuple
+
+from oracle.chess import Chess
+from oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError
+from oracle.fen import validate_standard
+from oracle.position import WHITE, Move
+
+ABILITY_FIELD = re.compile(r"(W|-)(B|-)(m?)")
+LETTER = {"w": "W", "b": "B"}
+
+
+class Abilities(NamedTuple):
+    """The variant state: unused Double Moves ("WB", "W", "B" or "") and
+    whether the side to move is between the two halves of its Double Move."""
+
+    unused: str = "WB"
+    mid: bool = False
+
+
+START = Abilities()
+
+
+def side_name(color):
+    return "White" if color == WHITE else "Black"
+
+
+class DoubleMove(Chess):
+    """FIDE chess in which each side may, once per game, move twice in a row."""
+
+    name = "double-move"
+    start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 WB"
+    extra_fields = ("abilities",)
+    comma_marks_double = True
+
+    # ------------------------------------------------------------ turn machine
+
+    def mid_turn(self, pos) -> bool:
+        return pos.state.mid
+
+    def has_ability(self, pos) -> bool:
+        return LETTER[pos.turn] in pos.state.unused
+
+    def legal_moves(self, pos):
+        """Between the halves: the ordinary moves of the same side (DM-check-
+        between-halves; the core never captures a king, and the position has
+        no en passant square).  At a turn boundary: the ordinary moves, and,
+        while the ability is unused, each of them again as the opening half of
+        a Double Move when a second half can follow it (D2)."""
+        moves = super().legal_moves(pos)
+        if pos.state.mid or not self.has_ability(pos):
+            return moves
+        opening = [replace(m, opens_double=True) for m in moves if self.completable(pos, m)]
+        return moves + opening
+
+    def completable(self, pos, move) -> bool:
+        """D2: is there a legal second half after `move` as a first half?"""
+        return self.has_legal_move(self.make(pos, move, ends_turn=False))
+
+    def has_legal_move(self, pos) -> bool:
+        """Does the side to move have any legal move?  A safe king step or
+        knight jump settles it quickly (the common case); otherwise every
+        move is generated and tried."""
+        g, board = self.geometry, pos.board
+        white = pos.turn == WHITE
+        king, knight = ("K", "N") if white else ("k", "n")
+        for sq, piece in enumerate(board):
+            if piece != king and piece != knight:
+                continue
+            for to in (g.king[sq] if piece == king else g.knight[sq]):
+                target = board[to]
+                if target is not None and (target.isupper() == white or not self.may_capture(target)):
+                    continue
+                if self.king_safe_after(pos, Move(sq, to)):
+                    return True
+        return any(self.king_safe_after(pos, m) for m in self.pseudo_moves(pos))
+
+    def play(self, pos, move):
+        """One legal move: an ordinary move and a second half end the turn; a
+        first half spends the ability and keeps the turn (DM-activation)."""
+        state = pos.state
+        if move.opens_double:
+            unused = state.unused.replace(LETTER[pos.turn], "")
+            return self.make(pos, move, ends_turn=False).replace(state=Abilities(unused, True))
+        after = self.make(pos, move, ends_turn=True)
+        return after.replace(state=Abilities(state.unused, False))
+
+    # make() already gives: no en passant square after a first half, an en
+    # passant square after a two-square step that ends the turn (D4), the
+    # halfmove clock counting each half and the fullmove number growing only
+    # when Black's turn ends (G2).  status() already answers "not over"
+    # between the halves (D5) and identity() includes the state (D6).
+
+    # -------------------------------------------------------------------- FEN
+
+    def parse_state(self, fields, pos):
+        if not fields:
+            return START
+        m = ABILITY_FIELD.fullmatch(fields[0])
+        if m is None:
+            raise RulesError(INVALID_FEN, f"field 7 must be WB, W-, -B or -- (unused Double Moves), "
+                                          f"optionally followed by m; not {fields[0]!r}")
+        unused = (m[1] + m[2]).replace("-", "")
+        state = Abilities(unused, m[3] == "m")
+        if state.mid and LETTER[pos.turn] in unused:
+            who = side_name(pos.turn)
+            raise RulesError(INVALID_FEN, f"field 7 {fields[0]!r}: 'm' says {who} is between the "
+                                          f"halves of its Double Move, but {who}'s ability is unspent")
+        return state
+
+    def format_state(self, pos):
+        unused, mid = pos.state
+        field = ("W" if "W" in unused else "-") + ("B" if "B" in unused else "-")
+        return [field + ("m" if mid else "")]
+
+    def validate(self, pos):
+        """G9, plus what the middle of a Double Move implies: no en passant
+        square, and at least one legal second half."""
+        if pos.state.mid and pos.ep is not None:
+            raise RulesError(INVALID_FEN, "field 7 ends in 'm' but an en passant square is given: "
+                                          "there is none between the halves of a Double Move")
+        validate_standard(self, pos)
+        if pos.state.mid and not self.has_legal_move(pos):
+            raise RulesError(INVALID_FEN, f"field 7 ends in 'm' but {side_name(pos.turn)} has no "
+                                          f"legal second half to finish the Double Move")
+
+    # ------------------------------------------------------------- move text
+
+    def san(self, pos, move) -> str:
+        """SAN with G8's trailing comma on the first half of a Double Move."""
+        return super().san(pos, move) + ("," if move.opens_double else "")
+
+    def parse_move(self, pos, text):
+        """As in chess; a trailing comma asks for the first half of a Double
+        Move.  A refused move gets a message that says why in terms of the
+        Double Move."""
+        try:
+            return super().parse_move(pos, text)
+        except RulesError as e:
+            if e.code != ILLEGAL_MOVE or "ambiguous" in e.message:
+                raise  # unreadable text, or SAN that fits several legal moves
+            raise RulesError(ILLEGAL_MOVE, f"{e.message}: {self.why_illegal(pos, text.strip())}") from None
+
+    def why_illegal(self, pos, raw) -> str:
+        who = side_name(pos.turn)
+        opens = raw.endswith(",")
+        half = "second half" if pos.state.mid else "first half" if opens else "move"
+        if pos.state.mid and opens:
+            return (f"{who} is between the halves of its Double Move; "
+                    f"no further Double Move can be opened now")
+        if pos.state.mid and self.target_is_enemy_king(pos, raw):
+            return "the second half of a Double Move may never capture the king"
+        if not pos.state.mid and opens and not self.has_ability(pos):
+            return f"{who} has already used its Double Move"
+        if self.only_unsafe_matches(pos, raw):
+            where = "" if half == "move" else f"as the {half} of a Double Move "
+            return f"{where}it would leave {who}'s own king in check"
+        if opens:
+            try:
+                move = super().parse_move(pos, raw[:-1])
+            except RulesError:
+                return f"it is not a legal first half for {who}"
+            return f"no legal second half would follow {self.move_text(pos, move)} (D2)"
+        return f"it is not a legal {half} for {who}"
+
+    def target_is_enemy_king(self, pos, raw) -> bool:
+        squares = re.findall(r"[a-h][1-8]", raw)
+        king = "k" if pos.turn == WHITE else "K"
+        return bool(squares) and pos.board[self.geometry.index[squares[-1]]] == king
+
+    def only_unsafe_matches(self, pos, raw) -> bool:
+        """Does the text name a move the pieces could make, but only by
+        leaving the mover's king attacked?  (Used for the error message.)"""
+        names = re.findall(r"[a-h][1-8]", raw)
+        if not names:
+            return False
+        to = self.geometry.index[names[-1]]
+        frm = self.geometry.index[names[0]] if len(names) == 2 else None
+        letter = re.match(r"[KQRBN]?", raw)[0] or "P"
+        found = [m for m in self.pseudo_moves(pos) if m.to == to and m.castle is None
+                 and (m.frm == frm if frm is not None else pos.board[m.frm].upper() == letter)]
+        return bool(found) and not any(self.king_safe_after(pos, m) for m in found)
