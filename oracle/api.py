@@ -65,14 +65,19 @@ def replay(rules, fen, moves):
     return pos, history
 
 
-def handle(request: dict) -> dict:
-    """Answer one request (see the module docstring); raises RulesError on bad input."""
+def handle(request: dict, rules=None) -> dict:
+    """Answer one request (see the module docstring); raises RulesError on bad input.
+
+    ``rules`` overrides the rules object the request's variant names (the
+    mutation tests use it to run the suite against deliberately wrong rules).
+    """
     if not isinstance(request, dict):
         raise RulesError(INVALID_REQUEST, "a request must be a JSON object")
     op = request.get("op")
     if op not in OPS:
         raise RulesError(INVALID_REQUEST, f"unknown op {op!r}; known ops: {', '.join(OPS)}")
-    rules = variants.get(request.get("variant", "chess"))
+    if rules is None:
+        rules = variants.get(request.get("variant", "chess"))
     fen = request.get("fen")
     if fen is not None and not isinstance(fen, str):
         raise RulesError("invalid-fen", "'fen' must be a string")
