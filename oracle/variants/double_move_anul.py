@@ -1,0 +1,176 @@
+"""Double Move Chess as played on anul.space (seed 002; rulings G1-G9, A1-A5).
+
+Board, pieces and the way each piece moves are those of FIDE chess.  What
+changes is the turn:
+
+- DA-1  The sides still alternate, but each one plays a *turn* (G1).
+- DA-2  A turn is normally two legal moves, White's very first turn included
+        (DA-opening-turn, A1).
+- DA-3  The two moves may be made by the same piece or by two pieces; castling
+        is one move (DA-complete-turn, A2).
+- DA-4  Each move on its own must leave the mover's king safe; move two
+        cannot repair a check left by move one (DA-king-safety-each-move).
+        A turn that begins in check must answer it with move one
+        (DA-turn-begins-in-check).
+- DA-5  A first move that captures (en passant included) ends the turn.
+- DA-6  A first move that gives check (discovered check and mate included)
+        ends the turn; a capture with check ends it once (DA-capture-check-brake).
+- After a quiet first move a second move is compulsory when one exists; if
+  none exists the turn ends after one move.  Nobody may pass (DA-no-pass, A1).
+- Promotion and castling are not brakes in themselves (A2).
+- En passant (A3): only a two-square step that ends a turn leaves a target,
+  and only the opponent's first move may take it.  The position between the
+  two moves never has a target.
+- DA-7, A5  Checkmate, stalemate and the draw rules are judged only between
+  turns; a mate ends the game at once.
+
+FEN (A4): field 7 is ``-`` between turns and ``m`` when the side to move has
+played a quiet first move and owes its second.  It is always written; a FEN
+without it means ``-``.  A FEN with ``m`` is rejected when it has an en passant
+square, when either king is in check, or when no second move exists.
+"""
+
+from oracle import notation
+from oracle.chess import Chess
+from oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError
+from oracle.fen import validate_standard
+from oracle.position import WHITE, Position, other
+
+BOUNDARY, MID_TURN = "-", "m"
+
+
+def with_state(pos, state):
+    """pos with field 7 set (built directly: this runs once per move in perft)."""
+    if pos.state == state:
+        return pos
+    return Position(pos.board, pos.turn, pos.castling, pos.ep, pos.halfmove, pos.fullmove, state)
+
+
+def side_name(color):
+    return "White" if color == WHITE else "Black"
+
+
+class DoubleMoveAnul(Chess):
+    """FIDE chess with two moves a turn and the capture/check brake on move one."""
+
+    name = "double-move-anul"
+    extra_fields = ("turn",)
+
+    # ------------------------------------------------------------ turn machine
+
+    def mid_turn(self, pos) -> bool:
+        return pos.state == MID_TURN
+
+    def play(self, pos, move):
+        """The position after one legal move; its field 7 says whether the turn goes on (A1)."""
+        if self.mid_turn(pos):                       # move two always ends the turn
+            return self.end_turn(pos, move)
+        if self.brakes(pos, move):                   # DA-5, DA-6
+            return self.end_turn(pos, move)
+        half = with_state(self.make(pos, move, ends_turn=False), MID_TURN)
+        if self.has_legal_move(half):                # move two is owed (DA-no-pass)
+            return half
+        return self.end_turn(pos, move)              # no second move exists
+
+    def turns(self, pos):
+        """Every way to complete the current turn, as (moves, position after).
+
+        The same machine as ``play``, written out so that the second moves
+        are generated once rather than first tested for existence.
+        """
+        if self.mid_turn(pos):
+            return [([m], self.end_turn(pos, m)) for m in self.legal_moves(pos)]
+        found = []
+        for first in self.legal_moves(pos):
+            if self.brakes(pos, first):
+                found.append(([first], self.end_turn(pos, first)))
+                continue
+            half = with_state(self.make(pos, first, ends_turn=False), MID_TURN)
+            seconds = self.legal_moves(half)
+            if not seconds:
+                found.append(([first], self.end_turn(pos, first)))
+            found.extend(([first, m], self.end_turn(half, m)) for m in seconds)
+        return found
+
+    def end_turn(self, pos, move):
+        # make() leaves an en passant target only when the turn ends (A3).
+        return with_state(self.make(pos, move, ends_turn=True), BOUNDARY)
+
+    def brakes(self, pos, move) -> bool:
+        """Does this first move capture or give check?"""
+        if move.en_passant or (move.castle is None and pos.board[move.to] is not None):
+            return True
+        board = self.move_board(pos, move)
+        king = "k" if pos.turn == WHITE else "K"
+        return self.attacked(board, board.index(king), pos.turn)
+
+    def has_legal_move(self, pos) -> bool:
+        return any(self.king_safe_after(pos, m) for m in self.pseudo_moves(pos))
+
+    # -------------------------------------------------------------------- FEN
+
+    def parse_state(self, fields, pos):
+        if not fields:
+            return BOUNDARY
+        if fields[0] not in (BOUNDARY, MID_TURN):
+            raise RulesError(INVALID_FEN, f"field 7 must be '-' (between turns) or 'm' "
+                                          f"(between the two moves of a turn), not {fields[0]!r}")
+        return fields[0]
+
+    def format_state(self, pos):
+        return [pos.state or BOUNDARY]
+
+    def validate(self, pos):
+        """G9 plus what the middle of a turn implies: move one was quiet, gave no
+        check, left the mover's king safe, left no en passant target, and a
+        second move exists."""
+        if not self.mid_turn(pos):
+            validate_standard(self, pos)
+            return
+        who = side_name(pos.turn)
+        if pos.ep is not None:
+            raise RulesError(INVALID_FEN, "field 7 is 'm' but an en passant square is given: "
+                                          "no target exists between the two moves of a turn")
+        validate_standard(self, pos)
+        if self.in_check(pos, other(pos.turn)):
+            raise RulesError(INVALID_FEN, f"field 7 is 'm' but {side_name(other(pos.turn))} is in "
+                                          f"check: a checking first move ends the turn")
+        if self.in_check(pos):
+            raise RulesError(INVALID_FEN, f"field 7 is 'm' but {who} is in check: "
+                                          f"{who}'s first move cannot have left its own king attacked")
+        if not self.has_legal_move(pos):
+            raise RulesError(INVALID_FEN, f"field 7 is 'm' but {who} has no legal second move, "
+                                          f"so the turn would already have ended")
+
+    # ------------------------------------------------------------- move text
+
+    def parse_move(self, pos, text):
+        """As in chess, plus the turn structure: ``e2e4,`` says another move of
+        the same turn follows, which a braking first move or a second move
+        cannot allow."""
+        try:
+            move = notation.parse_move(self, pos, text)
+        except RulesError as e:
+            if e.code == ILLEGAL_MOVE and self.mid_turn(pos):
+                who = side_name(pos.turn)
+                raise RulesError(ILLEGAL_MOVE, f"{e.message}; {who} has played a quiet first move, "
+                                               f"so this must be {who}'s second move") from None
+            raise
+        if text.strip().endswith(","):
+            shown = self.move_text(pos, move)
+            if self.mid_turn(pos):
+                raise RulesError(ILLEGAL_MOVE, f"{text.strip()!r}: a turn has at most two moves; "
+                                               f"{shown} is the second one")
+            if not self.mid_turn(self.play(pos, move)):
+                raise RulesError(ILLEGAL_MOVE, f"{text.strip()!r}: {shown} ends the turn "
+                                               f"({self.why_turn_ends(pos, move)}), so no second "
+                                               f"move may follow it")
+        return move
+
+    def why_turn_ends(self, pos, move) -> str:
+        if move.en_passant or (move.castle is None and pos.board[move.to] is not None):
+            return "it captures"
+        if self.brakes(pos, move):
+            after = self.end_turn(pos, move)
+            return "it gives checkmate" if not self.legal_moves(after) else "it gives check"
+        return "no legal second move exists after it"
