@@ -24,6 +24,12 @@ STRICTER_THAN_PYTHON_CHESS = {
     "chess/invalid-fen/fullmove-zero",
 }
 
+# Move text that only the project's notation gives a meaning to (G8: the
+# trailing comma of a turn that goes on); python-chess has no such form.
+PROJECT_NOTATION_ONLY = {
+    "chess/san/trailing-comma-refused",
+}
+
 
 def curated_chess_cases():
     cases, _ = load_cases()
@@ -96,6 +102,8 @@ def check_error(case):
         assert accepted == (case.id in STRICTER_THAN_PYTHON_CHESS)
         return
     assert code in ("illegal-move", "invalid-move-text"), code
+    if case.id in PROJECT_NOTATION_ONLY:
+        return
     *line, last = request["moves"]
     board = board_after({**request, "moves": line})
     wanted = chess.InvalidMoveError if code == "invalid-move-text" else (
