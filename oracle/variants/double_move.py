@@ -163,11 +163,15 @@ class DoubleMove(Chess):
 
     def validate(self, pos):
         """G9, plus what the middle of a Double Move implies: no en passant
-        square, and at least one legal second half."""
+        square, the mover's king not attacked (the first half was legal), and
+        at least one legal second half."""
         if pos.state.mid and pos.ep is not None:
             raise RulesError(INVALID_FEN, "field 7 ends in 'm' but an en passant square is given: "
                                           "there is none between the halves of a Double Move")
         validate_standard(self, pos)
+        if pos.state.mid and self.in_check(pos):
+            raise RulesError(INVALID_FEN, f"field 7 ends in 'm' but {side_name(pos.turn)} is in check: "
+                                          f"a first half may not leave its own king attacked (D3)")
         if pos.state.mid and not self.has_legal_move(pos):
             raise RulesError(INVALID_FEN, f"field 7 ends in 'm' but {side_name(pos.turn)} has no "
                                           f"legal second half to finish the Double Move")
