@@ -1,0 +1,266 @@
+"""Board pictures (SVG) and the HTML report, including a look at it in headless Chromium."""
+
+import os
+import shutil
+import struct
+import subprocess
+import xml.etree.ElementTree as ET
+import zlib
+from types import SimpleNamespace
+
+import pytest
+
+from oracle import api, variants
+from oracle.errors import RulesError
+from tools.cases import Case
+from tools.engines import AdapterEngine
+from tools.html_report import (EXTRA_COLOUR, MISSING_COLOUR, differences, html_report,
+                               write_html_report)
+from tools.runner import run_case
+from tools.svg import position_svg, raw_arrows, svg_for
+
+NS = "{http://www.w3.org/2000/svg}"
+MATE_FEN = "r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB"
+SM_FEN = "*p*p*p*p/rnbqkbnr/pppppppp/8/8/8/8/PPP2PPP/RNBK1BNR/*P1*P*P w kq - 0 1 Kk -"
+
+
+def parsed(text):
+    return ET.fromstring(text)
+
+
+def squares(root):
+    return [r for r in root.iter(f"{NS}rect") if r.get("width") == r.get("height")
+            and r.get("fill") != "#ffffff"]
+
+
+# --------------------------------------------------------------------- SVG
+
+@pytest.mark.parametrize("variant", list(api.VARIANTS))
+def test_every_board_shape_is_drawn_square_by_square(variant):
+    rules = variants.get(variant)
+    root = parsed(svg_for(variant))
+    assert len(squares(root)) == len(rules.geometry.squares)
+    pieces = [g for g in root.iter(f"{NS}g") if g.get("class") == "piece"]
+    on_board = [sq for sq in rules.geometry.squares if rules.start.board[sq] is not None]
+    assert len(pieces) == len(on_board)
+
+
+def test_symmetric_monster_extra_squares_and_double_pieces():
+    root = parsed(svg_for("symmetric-monster"))
+    drawn = {g.get("data-square"): g for g in root.iter(f"{NS}g") if g.get("class") == "piece"}
+    assert {"c0", "d0", "e0", "f0", "c9", "d9", "e9", "f9"} <= set(drawn)
+    ring = drawn["c0"].findall(f"{NS}circle")
+    single = drawn["e1"].findall(f"{NS}circle")
+    assert len(ring) == 2 and len(single) == 1          # the double ring marks a double-piece
+    # no square is drawn where rank 0 has no square: x positions on rank 0 are c..f only
+    xs = sorted({float(r.get("x")) for r in squares(root) if float(r.get("y")) == max(
+        float(s.get("y")) for s in squares(root))})
+    assert len(xs) == 4
+
+
+def test_turn_drawn_as_numbered_arrows():
+    root = parsed(svg_for("double-move", MATE_FEN, turn="Qg8+,Qh7#"))
+    arrows = [e for e in root.iter() if e.get("class") == "arrow"]
+    assert len(arrows) == 2
+    labels = [t.text for t in root.iter(f"{NS}text") if t.text in ("1", "2")]
+    assert "1" in labels and "2" in labels
+
+
+def test_drop_is_a_circle_and_illegal_coordinates_still_draw():
+    root = parsed(svg_for("symmetric-monster", SM_FEN, turn="K@d0,*Ke1"))
+    arrows = [e for e in root.iter() if e.get("class") == "arrow"]
+    assert [a.tag for a in arrows] == [f"{NS}circle", f"{NS}line"]
+    drawn = parsed(svg_for("chess", turn="e2e5"))            # refused by the rules, still drawn
+    assert len([e for e in drawn.iter() if e.get("class") == "arrow"]) == 1
+    with pytest.raises(RulesError):
+        svg_for("chess", turn="Ke5")                          # SAN the rules refuse: no picture
+
+
+def test_raw_arrows_skip_squares_the_board_lacks():
+    rules = variants.get("chess")
+    assert raw_arrows(rules, "e2e4,e9e8", "#000") and len(raw_arrows(rules, "e2e4,e9e8", "#000")) == 1
+
+
+def test_text_is_escaped():
+    rules = variants.get("chess")
+    text = position_svg(rules, rules.start, title='<b>&"')
+    assert "<b>" not in text and parsed(text) is not None
+
+
+# -------------------------------------------------------------------- HTML
+
+class Buggy:
+    """An adapter that forgets castling and invents a rook lift b1b3."""
+
+    def hello(self):
+        return {"protocol": api.PROTOCOL_VERSION, "name": "buggy", "variants": list(api.VARIANTS),
+                "ops": list(api.OPS)}
+
+    def handle(self, req):
+        out = api.handle(req)
+        for key in ("moves", "turns"):
+            if key in out:
+                out[key] = [m for m in out[key] if m not in ("e1g1", "e1c1")] + ["b1b3"]
+        return out
+
+
+def case(slug, variant="chess", request=None, expect=None):
+    request = dict(request or {"op": "moves", "fen": "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"})
+    request["variant"] = variant
+    if expect is None:
+        key = request["op"]
+        expect = {key: api.handle(request)[key]}
+    return Case(id=f"{variant}/demo/{slug}", variant=variant, topic="demo", rules=["FIDE-3.8.2"],
+                description=f"demo case {slug}", source="a test", request=request, expect=expect,
+                path="demo.json", generated=False)
+
+
+@pytest.fixture
+def results():
+    engine = AdapterEngine(Buggy())
+    claims = engine.hello()
+    cases = [case("castling"),
+             case("start", request={"op": "moves"}),
+             case("mid-turn", "double-move", {"op": "turns", "fen": MATE_FEN, "moves": ["Qg8+,"]}),
+             case("bad-fen", request={"op": "moves", "fen": "8/8 w - - 0 1"},
+                  expect={"moves": []}),
+             case("<script>alert(1)</script>", request={"op": "status"},
+                  expect={"status": {"over": False}})]
+    return [run_case(c, engine, claims) for c in cases]
+
+
+def test_differences_from_the_answer_or_from_the_diff_lines(results):
+    castling = results[0]
+    assert castling.outcome == "failed"
+    missing, extra = differences({"expect": castling.case.expect, "answer": None,
+                                  "lines": castling.lines})
+    assert missing == ["e1c1", "e1g1"] and extra == ["b1b3"]
+    answer = {"ok": True, "moves": ["a1a2", "b1b3"]}
+    missing, extra = differences({"expect": {"moves": ["a1a2", "e1g1"]}, "answer": answer,
+                                  "lines": []})
+    assert missing == ["e1g1"] and extra == ["b1b3"]
+    turns = {"lines": ["missing (expected, not produced): b3g8,g8h7 (Qg8+,Qh7#), e2e4, (e4)"],
+             "expect": {}, "answer": None}
+    assert differences(turns) == (["b3g8,g8h7", "e2e4,"], [])
+
+
+def test_report_shows_failing_cases_with_coloured_arrows(results):
+    page = html_report(results)
+    assert page.count('<section class="case') == sum(r.outcome == "failed" for r in results)
+    assert 'data-id="chess/demo/castling"' in page
+    castling = page.split('data-id="chess/demo/castling"')[1].split("</section>")[0]
+    assert MISSING_COLOUR in castling and EXTRA_COLOUR in castling and "<svg" in castling
+    assert "no board: the oracle cannot set up this position" in page     # the bad FEN case
+    assert "<script>alert(1)</script>" not in page                        # ids are escaped
+    assert "http://" not in page.replace("http://www.w3.org/2000/svg", "")  # self-contained
+
+
+def test_report_tolerates_plain_dicts_and_missing_fields(tmp_path):
+    items = [{"id": "x/y/z", "outcome": "failed"},
+             {"case": {"id": "chess/a/b", "variant": "chess", "request": {"op": "moves"}},
+              "outcome": "error", "diff": ["engine crashed"]},
+             SimpleNamespace(outcome="skipped", lines=["not claimed"], case=None),
+             {"id": "chess/a/c", "outcome": "passed"}]
+    path = tmp_path / "r.html"
+    write_html_report(items, path)
+    page = path.read_text()
+    assert "x/y/z" in page and "engine crashed" in page and "not claimed" in page
+    assert page.count('<section class="case') == 2
+
+
+def test_report_of_a_run_object(results, tmp_path):
+    run = SimpleNamespace(results=results, engine="buggy")
+    path = tmp_path / "run.html"
+    old = os.umask(0o022)
+    try:
+        write_html_report(run, path)
+    finally:
+        os.umask(old)
+    assert "Implementation: buggy" in path.read_text()
+    assert path.stat().st_mode & 0o777 == 0o644       # an ordinary file, not a private temp file
+    assert [p.name for p in tmp_path.iterdir()] == ["run.html"]
+
+
+# ------------------------------------------------------------ in Chromium
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def chromium(*args, tmp):
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+           "--no-first-run", f"--user-data-dir={tmp / 'profile'}", "--enable-logging=stderr",
+           "--v=0", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+
+
+def png_pixels(path):
+    """Decode an 8-bit RGB/RGBA non-interlaced PNG with the standard library."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, chunks, header = 8, [], None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            chunks.append(body)
+        pos += 12 + length
+    width, height, depth, colour, _, _, interlace = header
+    assert depth == 8 and interlace == 0 and colour in (2, 6)
+    bpp = 3 if colour == 2 else 4
+    raw = zlib.decompress(b"".join(chunks))
+    stride = width * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, bpp, rows
+
+
+@pytest.mark.skipif(CHROMIUM is None and os.environ.get("CI") != "true",
+                    reason="chromium is not installed (Debian package 'chromium'); CI runs this")
+def test_report_renders_in_headless_chromium(results, tmp_path):
+    assert CHROMIUM, "CI must install chromium for this test"
+    page = tmp_path / "report.html"
+    write_html_report(results, page)
+    url = page.as_uri()
+    dom = chromium("--dump-dom", url, tmp=tmp_path)
+    assert dom.returncode == 0, dom.stderr[-2000:]
+    assert 'data-ready="yes"' in dom.stdout          # the page's script ran to its end
+    errors = [line for line in dom.stderr.splitlines()
+              if ":CONSOLE" in line and ("Uncaught" in line or "Error" in line)]
+    assert not errors, errors
+    shot = tmp_path / "shot.png"
+    run = chromium(f"--screenshot={shot}", "--window-size=900,700", url, tmp=tmp_path)
+    assert run.returncode == 0 and shot.exists(), run.stderr[-2000:]
+    width, height, bpp, rows = png_pixels(shot)
+    assert (width, height) == (900, 700)
+    colours, ink = set(), 0
+    for row in rows[::3]:
+        for x in range(0, width * bpp, bpp * 3):
+            px = row[x:x + 3]
+            colours.add(px)
+            if px != b"\xff\xff\xff" and px != b"\xfa\xfa\xfa":
+                ink += 1
+    assert len(colours) > 20, len(colours)                 # text, squares, pieces, arrows
+    assert ink > 0.05 * (width // 3) * (height // 3)       # not a blank page
+    board_colours = {bytes.fromhex(c[1:]) for c in ("#efe6d2", "#b08a63")}
+    assert board_colours <= colours                        # the board squares were painted
