@@ -36,6 +36,12 @@ def castle_rule(geometry, color, king_from, rook_from, king_to, rook_to, letter,
     return CastleRule(color, sq[king_from], sq[rook_from], sq[king_to], sq[rook_to], letter, san)
 
 
+def diagonal_neighbours(geometry, sq, rank_step):
+    """The squares one file to either side and rank_step ranks away (where they exist)."""
+    found = (geometry.square(geometry.file[sq] + side, geometry.rank[sq] + rank_step) for side in (-1, 1))
+    return tuple(t for t in found if t is not None)
+
+
 def not_over(claimable=()):
     return {"over": False, "result": None, "reason": None, "claimable": sorted(claimable)}
 
@@ -65,8 +71,27 @@ class Chess:
         self.castle_by_rook = {r.rook_from: r for r in self.castle_rules}
         self.rights_of = {c: frozenset(r.rook_from for r in self.castle_rules if r.color == c)
                           for c in (WHITE, BLACK)}
-        self.start = self.parse_fen(self.start_fen)
         self.squares = g.squares
+        # Lines grouped by the pieces that slide along them (empty lines left out).
+        lines = {kind: [tuple(rays[d] for d in dirs if rays[d]) for rays in g.rays]
+                 for kind, dirs in SLIDES.items()}
+        self.slides = lines
+        # Pawn tables, per colour and square: the square a pawn steps to, the
+        # squares it captures on, and the squares from which a pawn of that
+        # colour attacks the given square.
+        self.pawn_step, self.pawn_hits, self.pawn_hit_from = {}, {}, {}
+        for c in (WHITE, BLACK):
+            ahead = self.forward[c]
+            self.pawn_step[c] = [g.square(g.file[sq], g.rank[sq] + ahead) for sq in range(g.size)]
+            self.pawn_hits[c] = [diagonal_neighbours(g, sq, ahead) for sq in range(g.size)]
+            self.pawn_hit_from[c] = [diagonal_neighbours(g, sq, -ahead) for sq in range(g.size)]
+        # What attacks along lines, along diagonals, by a knight's leap, as a
+        # king and as a pawn, per colour (double-pieces attack like single ones).
+        self.attackers = {c: tuple(frozenset(p if c == WHITE else p.lower()
+                                             for letter in letters for p in (letter, "*" + letter))
+                                   for letters in ("RQ", "BQ", "N", "K", "P"))
+                          for c in (WHITE, BLACK)}
+        self.start = self.parse_fen(self.start_fen)
 
     def make_castle_rules(self):
         g = self.geometry
@@ -94,9 +119,8 @@ class Chess:
                 self.pawn_moves(pos, sq, piece, moves)
                 continue
             if kind in SLIDES:
-                rays = g.rays[sq]
-                for d in SLIDES[kind]:
-                    for to in rays[d]:
+                for ray in self.slides[kind][sq]:
+                    for to in ray:
                         target = board[to]
                         if target is None:
                             add(Move(sq, to))
@@ -119,18 +143,14 @@ class Chess:
     def pawn_moves(self, pos, sq, piece, moves):
         """3.7: one step forward, two from the start rank, diagonal captures, en passant, promotion."""
         g, board, color = self.geometry, pos.board, pos.turn
-        file, rank, step = g.file[sq], g.rank[sq], self.forward[color]
-        one = g.square(file, rank + step)
+        one = self.pawn_step[color][sq]
         if one is not None and board[one] is None:
             self.add_pawn_move(sq, one, piece, moves)
-            if rank == self.pawn_start_rank[color]:
-                two = g.square(file, rank + 2 * step)
+            if g.rank[sq] == self.pawn_start_rank[color]:
+                two = self.pawn_step[color][one]
                 if two is not None and board[two] is None:
                     moves.append(Move(sq, two))
-        for side in (-1, 1):
-            to = g.square(file + side, rank + step)
-            if to is None:
-                continue
+        for to in self.pawn_hits[color][sq]:
             target = board[to]
             if target is not None:
                 if target.isupper() != piece.isupper() and self.may_capture(target):
@@ -206,27 +226,19 @@ class Chess:
     def attacked(self, board, sq, by: str) -> bool:
         """Is square sq attacked by a piece of colour `by`?"""
         g = self.geometry
-        white = by == WHITE
-        rays = g.rays[sq]
-        for dirs, hitters in ((ROOK_DIRECTIONS, "RQ"), (BISHOP_DIRECTIONS, "BQ")):
-            for d in dirs:
-                for t in rays[d]:
+        lines, diagonals, knights, kings, pawns = self.attackers[by]
+        for rays, hitters in ((self.slides["R"][sq], lines), (self.slides["B"][sq], diagonals)):
+            for ray in rays:
+                for t in ray:
                     piece = board[t]
                     if piece is not None:
-                        if piece.isupper() == white and piece[-1].upper() in hitters:
+                        if piece in hitters:
                             return True
                         break
-        for table, hitter in ((g.knight, "N"), (g.king, "K")):
-            for t in table[sq]:
-                piece = board[t]
-                if piece is not None and piece.isupper() == white and piece[-1].upper() == hitter:
-                    return True
-        behind = g.rank[sq] - self.forward[by]
-        for side in (-1, 1):
-            t = g.square(g.file[sq] + side, behind)
-            if t is not None:
-                piece = board[t]
-                if piece is not None and piece.isupper() == white and piece[-1].upper() == "P":
+        for near, hitters in ((g.knight[sq], knights), (g.king[sq], kings),
+                              (self.pawn_hit_from[by][sq], pawns)):
+            for t in near:
+                if board[t] in hitters:
                     return True
         return False
 
