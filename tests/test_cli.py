@@ -132,7 +132,8 @@ def test_module_entry_point_has_no_traceback():
 
 
 @pytest.mark.parametrize("command", [[], ["run"], ["moves"], ["turns"], ["perft"], ["play"],
-                                     ["status"], ["fen"], ["generate"], ["rules"]])
+                                     ["status"], ["fen"], ["generate"], ["rules"],
+                                     ["serve"]])
 def test_help_teaches_with_an_example(capsys, command):
     with pytest.raises(SystemExit) as stop:
         main(command + ["--help"])

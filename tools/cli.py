@@ -2,6 +2,7 @@
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 
@@ -11,6 +12,8 @@ MAIN_EPILOG = """\
 examples:
   doublecheck run                              run every case against the built-in oracle
   doublecheck run --variant chess 'chess/castling/*'
+  doublecheck run --engine "./my-engine"       check your engine (protocol: docs/protocol.md)
+  doublecheck serve                            the oracle as a protocol engine on stdin/stdout
   doublecheck moves --fen '4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1'
   doublecheck play --moves "e2e4 e7e5 Nf3" --json
   doublecheck perft --depth 3 --divide
@@ -18,7 +21,8 @@ examples:
 
 Run 'doublecheck COMMAND --help' for the options of one command.
 Exit status: 0 success, 1 failing cases (run) or stale files (generate --check),
-2 bad input (an invalid FEN, an illegal move, an unknown variant) or bad case files.
+2 bad input (an invalid FEN, an illegal move, an unknown variant), bad case files
+or an unusable engine, 130 interrupted.
 """
 
 LOOKUPS = {
@@ -170,34 +174,122 @@ def rules(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    fmt = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(
-        prog="doublecheck", formatter_class=fmt, epilog=MAIN_EPILOG,
-        description="Rules-conformance suite and reference oracle for double-move chess variants.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+def run(args) -> int:
+    from tools.engines import EngineSpec
+    from tools.runner import run_command
 
-    run = sub.add_parser("run", help="run the conformance cases against the oracle",
-                         formatter_class=fmt, description="""\
-Runs the cases (all, or a selection) against the built-in oracle and prints a
+    timeout = args.timeout if args.timeout > 0 else None
+    spec = EngineSpec(command=args.engine, adapter=args.adapter, timeout=timeout)
+    if args.engine and args.engine.startswith("uci:"):   # a UCI engine, through tools/uci.py
+        from tools.uci import UciEngine
+        uci = args.engine[len("uci:"):]
+        spec = EngineSpec(factory=lambda: UciEngine(uci, timeout), label=f"UCI engine {uci!r}")
+    return run_command(args.cases_dir, args.variant, args.rule, args.patterns, args.max_nodes,
+                       spec=spec, jobs=args.jobs, give_up=args.give_up, fmt=args.format,
+                       json_file=args.json, junit_file=args.junit, xfail_file=args.xfail,
+                       write_xfail=args.write_xfail, force=args.force)
+
+
+def serve(args) -> int:
+    from tools.serve import serve_command
+    return serve_command(args.adapter)
+
+
+def generate(args) -> int:
+    from tools.generate import generate_command
+    return generate_command(args.cases_dir, args.variant, args.check)
+
+
+def positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def seconds(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {value}")
+    return value
+
+
+def add_run(sub, fmt):
+    p = sub.add_parser("run", help="run the conformance cases against an implementation",
+                       formatter_class=fmt, description="""\
+Runs the cases (all, or a selection) against an implementation and prints a
 summary per variant and operation, then a diff for every failing case.
-Exit status: 0 when every selected case passes (skipped cases do not fail the
-run), 1 when a case fails or errors, 2 for bad case files or an empty selection.""",
-                         epilog="""\
+The implementation is the built-in oracle unless --engine (a program speaking
+the JSON-lines protocol, see docs/protocol.md) or --adapter (a Python class,
+in-process) names another. Cases for variants or operations the engine does
+not claim in its hello are skipped, never passed.
+
+Exit status: 0 when every selected case passes (skipped and expected failures
+do not fail the run); 1 when a case fails, errors, or unexpectedly passes;
+2 for bad case files, an empty selection, an unusable engine (it does not start,
+refuses hello, or speaks another protocol version) or a bad xfail file;
+130 when interrupted (the reports hold the cases that finished).""",
+                       epilog="""\
 examples:
   doublecheck run
   doublecheck run --variant chess --max-nodes 200000
   doublecheck run 'chess/castling/*' 'chess/en-passant/*'
   doublecheck run --rule FIDE-3.8.2
+  doublecheck run --engine "./my-engine --protocol" --timeout 5 --jobs 4
+  doublecheck run --adapter my_adapter:Adapter --xfail known-failures.txt
+  doublecheck run --engine "doublecheck serve" --junit report.xml --format markdown
 """)
-    run.add_argument("patterns", nargs="*", metavar="PATTERN",
-                     help="case id glob (chess/castling/*); a plain prefix selects everything below it")
-    run.add_argument("--variant", help="only cases of this variant")
-    run.add_argument("--rule", help="only cases that cite this rule id")
-    run.add_argument("--max-nodes", type=int, metavar="N",
-                     help="skip perft cases expecting more than N nodes (quick runs)")
-    run.add_argument("--cases-dir", default=CASES_DIR, help="case tree to run (default: %(default)s)")
+    p.add_argument("patterns", nargs="*", metavar="PATTERN",
+                   help="case id glob (chess/castling/*); a plain prefix selects everything below it")
+    p.add_argument("--variant", help="only cases of this variant")
+    p.add_argument("--rule", help="only cases that cite this rule id")
+    p.add_argument("--max-nodes", type=int, metavar="N",
+                   help="skip perft cases expecting more than N nodes (quick runs)")
+    p.add_argument("--cases-dir", default=CASES_DIR, help="case tree to run (default: %(default)s)")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--engine", metavar='"CMD ARGS"',
+                     help="run this command (split like a shell would) as a protocol engine; "
+                          "uci:PATH checks a UCI chess engine (docs/uci-bridge.md)")
+    who.add_argument("--adapter", metavar="MODULE:CLASS",
+                     help="load this Python adapter class in-process (see docs/protocol.md)")
+    p.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
+                   help="per-request limit for engine processes (default: %(default)g; 0: none)")
+    p.add_argument("--jobs", type=positive, default=1, metavar="N",
+                   help="run N engine processes in parallel (the oracle and adapters are then "
+                        "run by N 'doublecheck serve' processes)")
+    p.add_argument("--give-up", type=int, default=5, metavar="N",
+                   help="after N crashes or timeouts in a row, send that engine no more cases; "
+                        "they are reported as errors (default: %(default)s; 0: never)")
+    p.add_argument("--format", choices=("text", "markdown"), default="text",
+                   help="report printed on stdout (markdown suits CI job summaries)")
+    p.add_argument("--json", metavar="FILE", help="also write a JSON report (schemas/report.schema.json)")
+    p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    p.add_argument("--xfail", metavar="FILE",
+                   help="expected failures: case ids with reasons (see docs/harness.md)")
+    p.add_argument("--write-xfail", metavar="FILE",
+                   help="write the current failures as an xfail file (refuses to replace a file)")
+    p.add_argument("--force", action="store_true", help="let --write-xfail replace an existing file")
+    p.set_defaults(handler=run)
 
+
+def add_serve(sub, fmt):
+    p = sub.add_parser("serve", help="answer protocol requests on stdin/stdout (the oracle as an engine)",
+                       formatter_class=fmt, description="""\
+Speaks the JSON-lines engine protocol (docs/protocol.md): one request per line
+on stdin, one response per line on stdout, until end of input. This is the
+reference server; --adapter serves a Python adapter class instead of the oracle.""",
+                       epilog="""\
+examples:
+  doublecheck serve
+  echo '{"id": 1, "op": "moves", "variant": "chess"}' | doublecheck serve
+  doublecheck run --engine "doublecheck serve"
+  doublecheck serve --adapter my_adapter:Adapter
+""")
+    p.add_argument("--adapter", metavar="MODULE:CLASS", help="serve this adapter instead of the oracle")
+    p.set_defaults(handler=serve)
+
+
+def add_lookups(sub, fmt):
     for op, (summary, description) in LOOKUPS.items():
         description, _, examples = description.partition("examples:")
         p = sub.add_parser(op, help=summary, description=description.strip(),
@@ -211,55 +303,70 @@ examples:
             p.add_argument("--divide", action="store_true", help="also count below each first move")
             p.add_argument("--turns", action="store_true", help="count complete turns, not moves")
         p.add_argument("--json", action="store_true", help="print one JSON object")
+        p.set_defaults(handler=lookup)
 
-    gen = sub.add_parser("generate", help="write (or check) the generated case files",
-                         formatter_class=fmt, description="""\
+
+def add_generate(sub, fmt):
+    p = sub.add_parser("generate", help="write (or check) the generated case files",
+                       formatter_class=fmt, description="""\
 Writes the generated case files (random playouts, perft tables) from the
 oracle, deterministically. Files not marked "generated": true are never
 overwritten. With --check nothing is written: exits 1 naming every generated
 file whose committed text differs from what would be written.""",
-                         epilog="""\
+                       epilog="""\
 examples:
   doublecheck generate
   doublecheck generate --check
   doublecheck generate --variant chess
 """)
-    gen.add_argument("--check", action="store_true", help="compare only; write nothing")
-    gen.add_argument("--variant", help="only the generators of this variant")
-    gen.add_argument("--cases-dir", default=CASES_DIR, help="case tree (default: %(default)s)")
+    p.add_argument("--check", action="store_true", help="compare only; write nothing")
+    p.add_argument("--variant", help="only the generators of this variant")
+    p.add_argument("--cases-dir", default=CASES_DIR, help="case tree (default: %(default)s)")
+    p.set_defaults(handler=generate)
 
-    rul = sub.add_parser("rules", help="list the rule catalogue, or show one rule",
-                         formatter_class=fmt, description="""\
+
+def add_rules(sub, fmt):
+    p = sub.add_parser("rules", help="list the rule catalogue, or show one rule",
+                       formatter_class=fmt, description="""\
 Without an id, lists every rule and ruling id with its title. With an id, shows
 the rule's statement and source and the ids of the cases that test it.""",
-                         epilog="""\
+                       epilog="""\
 examples:
   doublecheck rules
   doublecheck rules G3
   doublecheck rules FIDE-3.8.2 --json
 """)
-    rul.add_argument("id", nargs="?", help="a rule id (G3, FIDE-3.8.2, ...)")
-    rul.add_argument("--json", action="store_true", help="print one JSON object")
-    rul.add_argument("--cases-dir", default=CASES_DIR, help="case tree (default: %(default)s)")
+    p.add_argument("id", nargs="?", help="a rule id (G3, FIDE-3.8.2, ...)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--cases-dir", default=CASES_DIR, help="case tree (default: %(default)s)")
+    p.set_defaults(handler=rules)
+
+
+# Each entry adds one subcommand (its parser sets ``handler``); the order is the --help order.
+SUBCOMMANDS = [add_run, add_serve, add_lookups, add_generate, add_rules]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog="doublecheck", formatter_class=fmt, epilog=MAIN_EPILOG,
+        description="Rules-conformance suite and reference oracle for double-move chess variants.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in SUBCOMMANDS:
+        add(sub, fmt)
     return parser
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.command == "run":
-            from tools.runner import run_command
-            return run_command(args.cases_dir, args.variant, args.rule, args.patterns,
-                               args.max_nodes)
-        if args.command == "generate":
-            from tools.generate import generate_command
-            return generate_command(args.cases_dir, args.variant, args.check)
-        if args.command == "rules":
-            return rules(args)
-        return lookup(args)
+        return args.handler(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as e:  # never show a traceback to the user
         return fail("internal-error", f"{type(e).__name__}: {e}", getattr(args, "json", False))
 

@@ -1,24 +1,30 @@
 """Compare what a case expects with what an engine answered.
 
-``compare(variant, expect, answer)`` returns human-readable diff lines; an
-empty list means the answer passes. ``answer`` is an engine answer as defined
-in ``tools.engines``. Only the keys present in ``expect`` are compared:
+``compare(variant, expect, answer, request)`` returns human-readable diff
+lines; an empty list means the answer passes. ``answer`` is an engine answer
+as defined in ``tools.engines``. Only the keys present in ``expect`` are
+compared:
 
-- ``moves`` and ``turns`` as sets of strings;
+- ``moves`` and ``turns`` as sets of strings; missing and extra ones are
+  listed in coordinates with their SAN at the request's position (from the
+  oracle) when ``request`` is given;
 - ``fen`` semantically (``oracle.api.same_fen``), with a field-by-field diff;
 - ``status``: ``over``, ``result`` and ``reason`` exactly, ``claimable`` as a set;
 - ``nodes`` and ``divide`` exactly;
 - ``error`` by its ``code``.
 """
 
-from oracle import api
+from oracle import api, variants
 from oracle.errors import RulesError
 
 FEN_FIELDS = ("placement", "side to move", "castling", "en passant",
               "halfmove clock", "fullmove number")
 
 
-def compare(variant: str, expect: dict, answer: dict) -> list[str]:
+LIST_LIMIT = 40  # moves shown in one missing/extra line
+
+
+def compare(variant: str, expect: dict, answer: dict, request: dict | None = None) -> list[str]:
     if "error" in expect:
         want = expect["error"].get("code")
         if answer.get("ok"):
@@ -36,8 +42,10 @@ def compare(variant: str, expect: dict, answer: dict) -> list[str]:
         if key not in answer:
             lines.append(f"{key}: missing from the answer")
             continue
-        check = CHECKS.get(key, _equal)
-        lines += check(variant, key, want, answer[key])
+        if key in ("moves", "turns"):
+            lines += _move_set(variant, key, want, answer[key], request)
+        else:
+            lines += CHECKS.get(key, _equal)(variant, key, want, answer[key])
     return lines
 
 
@@ -50,22 +58,79 @@ def _equal(variant, key, want, got):
     return [] if want == got else [f"{key}: expected {_short(want)}, got {_short(got)}"]
 
 
-def _move_set(variant, key, want, got):
+def _move_set(variant, key, want, got, request=None):
     if not isinstance(got, list) or not all(isinstance(m, str) for m in got):
         return [f"{key}: expected a list of strings, got {_short(got)}"]
     lines = []
     missing = sorted(set(want) - set(got))
     extra = sorted(set(got) - set(want))
-    twice = sorted({m for m in got if got.count(m) > 1})
+    seen, twice = set(), set()
+    for m in got:
+        (twice if m in seen else seen).add(m)
+    namer = SanNamer(variant, request) if request is not None and (missing or extra) else None
     if missing:
-        lines.append(f"missing (expected, not produced): {' '.join(missing)}")
+        lines.append("missing (expected, not produced): " + move_list(missing, namer))
     if extra:
-        lines.append(f"extra (produced, not expected): {' '.join(extra)}")
+        lines.append("extra (produced, not expected): " + move_list(extra, namer))
     if twice:
-        lines.append(f"{key}: produced more than once: {' '.join(twice)}")
+        lines.append(f"{key}: produced more than once: {move_list(sorted(twice))}")
     if lines:
         lines.insert(0, f"{key}: expected {len(set(want))}, got {len(got)}")
     return lines
+
+
+def move_list(tokens, namer=None, limit=LIST_LIMIT) -> str:
+    """``e1g1 (O-O), a1a2 (not legal here)``, cut after ``limit`` entries."""
+    shown = [f"{t} ({namer.san(t)})" if namer else t for t in tokens[:limit]]
+    more = f" ... and {len(tokens) - limit} more" if len(tokens) > limit else ""
+    return (", " if namer else " ").join(shown) + more
+
+
+class SanNamer:
+    """SAN of move and turn tokens at one position, as the oracle writes it."""
+
+    def __init__(self, variant: str, request: dict):
+        try:
+            self.rules = variants.get(variant)
+            self.pos, _ = api.replay(self.rules, request.get("fen"), request.get("moves"))
+        except Exception:  # a position the oracle rejects: moves are shown without SAN
+            self.rules = self.pos = None
+
+    def _play(self, pos, token: str):
+        """(SAN of a move or turn token at ``pos``, the position after it); RulesError if illegal.
+
+        A turn's halves are joined by commas; a lone opening half keeps its
+        trailing comma (double-move), as its coordinates do.
+        """
+        names = []
+        for part in api.split_tokens([token]):
+            move = self.rules.parse_move(pos, part)
+            names.append(self.rules.san(pos, move))
+            pos = self.rules.play(pos, move)
+        return ",".join([n.rstrip(",") for n in names[:-1]] + names[-1:]), pos
+
+    def san(self, token: str) -> str:
+        """The SAN of a move, or of a turn (its halves joined by commas); a note when not legal."""
+        if self.pos is None:
+            return "SAN unknown: the oracle rejects this position"
+        try:
+            return self._play(self.pos, token)[0]
+        except RulesError:
+            return "not legal here"
+        except Exception as e:  # never let a naming problem hide the diff
+            return f"SAN unknown: {type(e).__name__}"
+
+    def line(self, tokens) -> str:
+        """SAN of consecutive moves (or turns) from the position, one after the other."""
+        pos, names = self.pos, []
+        for token in tokens:
+            try:
+                name, pos = self._play(pos, token)
+            except Exception:
+                names.append("?")
+                break
+            names.append(name)
+        return " ".join(names)
 
 
 def _fen(variant, key, want, got):
@@ -136,5 +201,5 @@ def _divide(variant, key, want, got):
     return lines
 
 
-CHECKS = {"moves": _move_set, "turns": _move_set, "fen": _fen, "status": _status,
+CHECKS = {"fen": _fen, "status": _status,
           "nodes": _nodes, "divide": _divide}

@@ -1,0 +1,73 @@
+"""A small protocol server around the oracle, for toy engines that each break one promise.
+
+Every toy engine in this directory is this server with one flaw: it answers
+like the oracle except where its flaw applies. They are test fixtures for the
+harness, run as ``python3 tests/toy_engines/<name>.py``. Flags shared by all:
+
+  --variants a,b   claim only these variants in hello (default: all)
+  --ops a,b        claim only these operations (default: all)
+  --protocol V     answer hello with version V, whatever the harness offered
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from oracle import api  # noqa: E402
+from oracle.errors import RulesError  # noqa: E402
+
+# The position that makes the crash, hang, garbage and wrong-id engines misbehave.
+TRIGGER_FEN = "4k3/8/8/8/8/8/8/4K2R w - - 0 1"
+
+
+def oracle_answer(request: dict) -> dict:
+    """The correct result fields, or an error answer."""
+    try:
+        return {"ok": True, **api.handle({k: v for k, v in request.items() if k != "id"})}
+    except RulesError as e:
+        return {"ok": False, "error": e.as_dict()}
+
+
+def options(argv=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--variants")
+    parser.add_argument("--ops")
+    parser.add_argument("--protocol")
+    parser.add_argument("--no-divide", action="store_true")
+    parser.add_argument("--huge", action="store_true")
+    return parser.parse_args(argv)
+
+
+def serve(answer=None, before=None, argv=None):
+    """Answer requests until end of input.
+
+    ``answer(request, opts) -> dict`` gives the answer fields (without the id);
+    ``before(request, opts)`` runs first and may misbehave on its own (print, exit, sleep).
+    """
+    answer = answer or (lambda request, opts: oracle_answer(request))
+    opts = options(argv)
+    hello = api.hello()
+    if opts.variants:
+        hello["variants"] = opts.variants.split(",")
+    if opts.ops:
+        hello["ops"] = opts.ops.split(",")
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request["op"] == "hello":
+            reply = {"ok": True, **hello, "protocol": opts.protocol or request["protocol"][0]}
+        else:
+            if before:
+                before(request, opts)
+            reply = answer(request, opts)
+        print(json.dumps({"id": request["id"], **reply}), flush=True)
+
+
+def triggered(request) -> bool:
+    return request.get("fen") == TRIGGER_FEN
+
+
+if __name__ == "__main__":
+    serve()  # the oracle, without a flaw

@@ -1,0 +1,128 @@
+"""``doublecheck serve``: the oracle (or any adapter) speaking the JSON-lines protocol.
+
+Reads one request per line from stdin and writes one response per line to
+stdout, flushing after each, until end of input. Nothing a client sends can
+stop it: a line that is not a JSON object, lacks an id or an op, or has a
+field of the wrong type gets ``{"ok": false, "error": {"code":
+"invalid-request", ...}}``; an operation the engine does not offer gets
+``unsupported``; a failure inside the engine gets ``internal-error``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from tools.protocol import MAX_LINE, OPS, VERSIONS, clip, request_problems, size
+
+
+def respond(line: bytes, adapter, claims: dict) -> dict:
+    """The response to one request line."""
+    try:
+        request = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError:
+        return _error(None, "invalid-request", "the line is not UTF-8 text")
+    except ValueError as e:
+        return _error(None, "invalid-request", f"the line is not JSON ({e}): "
+                                               f"{clip(line.decode('utf-8').strip(), 120)!r}")
+    if not isinstance(request, dict):
+        return _error(None, "invalid-request", "a request must be a JSON object")
+    rid = request.get("id")
+    if not isinstance(rid, (str, int)) or isinstance(rid, bool):
+        return _error(None, "invalid-request", "a request needs an 'id' (a string or an integer)")
+    op = request.get("op")
+    if not isinstance(op, str):
+        return _error(rid, "invalid-request", "a request needs an 'op' (a string)")
+    if op == "hello":
+        return hello(request, claims)
+    if op not in OPS or op not in claims["ops"]:
+        offered = ", ".join(["hello"] + list(claims["ops"]))
+        return _error(rid, "unsupported", f"unknown operation {op!r}; this engine offers {offered}")
+    wrong = request_problems(request)
+    if wrong:
+        return _error(rid, "invalid-request", "; ".join(wrong))
+    if request["variant"] not in claims["variants"]:
+        return _error(rid, "unknown-variant", f"unknown variant {request['variant']!r}; "
+                                              f"this engine knows {', '.join(claims['variants'])}")
+    body = {k: v for k, v in request.items() if k != "id"}
+    try:
+        result = adapter.handle(body)
+    except Exception as e:
+        code = getattr(e, "code", None)
+        if isinstance(code, str) and code:
+            return _error(rid, code, str(getattr(e, "message", e)))
+        print(f"internal error on request {rid!r}: {type(e).__name__}: {e}", file=sys.stderr)
+        return _error(rid, "internal-error", f"{type(e).__name__}: {e}")
+    return {"id": rid, "ok": True, **result}
+
+
+def hello(request: dict, claims: dict) -> dict:
+    """Version negotiation: pick the newest version both sides speak."""
+    rid = request["id"]
+    offered = request.get("protocol", list(VERSIONS))
+    if not isinstance(offered, list) or not all(isinstance(v, str) for v in offered):
+        return _error(rid, "invalid-request", "'protocol' must be a list of version strings")
+    common = [v for v in VERSIONS if v in offered]
+    if not common:
+        return _error(rid, "unsupported-protocol",
+                      f"this engine speaks protocol version {', '.join(VERSIONS)}; "
+                      f"the request offered {', '.join(offered) or 'none'}")
+    return {"id": rid, "ok": True, "protocol": common[0], "name": claims["name"],
+            "variants": list(claims["variants"]), "ops": list(claims["ops"])}
+
+
+def _error(rid, code: str, message: str) -> dict:
+    return {"id": rid, "ok": False, "error": {"code": code, "message": message}}
+
+
+def serve(adapter=None, stdin=None, stdout=None, max_line: int = MAX_LINE) -> int:
+    """Answer requests until end of input; returns the exit status (0)."""
+    from tools.engines import OracleAdapter, check_claims
+
+    adapter = adapter or OracleAdapter()
+    claims = check_claims(adapter.hello(), type(adapter).__name__)
+    stdin = stdin or sys.stdin.buffer
+    stdout = stdout or sys.stdout.buffer
+    while True:
+        line = stdin.readline(max_line + 1)
+        if not line:
+            return 0
+        if len(line) > max_line and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # skip the rest of the long line
+                line = stdin.readline(1 << 20)
+            answer = _error(None, "invalid-request", f"the line is longer than {size(max_line)}")
+        elif not line.strip():
+            continue
+        else:
+            answer = respond(line, adapter, claims)
+        stdout.write(json.dumps(answer, separators=(",", ":")).encode("utf-8") + b"\n")
+        stdout.flush()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="doublecheck serve")
+    parser.add_argument("--adapter", metavar="MODULE:CLASS")
+    args = parser.parse_args(argv)
+    return serve_command(args.adapter)
+
+
+def serve_command(adapter_spec: str | None = None) -> int:
+    from tools.engines import HelloError, load_adapter
+
+    adapter = None
+    try:
+        if adapter_spec:
+            adapter = load_adapter(adapter_spec)()
+        return serve(adapter)
+    except HelloError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
