@@ -7,6 +7,7 @@ import sys
 import textwrap
 
 from tools.cases import CASES_DIR
+from tools.lookup_cli import add_commands, add_lookup_options, lookup_extras
 
 MAIN_EPILOG = """\
 examples:
@@ -128,6 +129,9 @@ def lookup(args) -> int:
     if args.variant not in api.VARIANTS:
         return fail("unknown-variant", f"unknown variant '{args.variant}' "
                     f"(known: {', '.join(api.VARIANTS)})", args.json)
+    handled = lookup_extras(args)
+    if handled is not None:
+        return handled
     req = {"op": args.command, "variant": args.variant}
     if args.fen is not None:
         req["fen"] = args.fen
@@ -135,10 +139,31 @@ def lookup(args) -> int:
         req["moves"] = args.moves.split()
     if args.command == "perft":
         req.update(depth=args.depth, divide=args.divide, turns=args.turns)
+        if args.jobs > 1:
+            return parallel_perft(args, req)
     answer = OracleEngine().request(req)
     if not answer.pop("ok"):
         return fail(answer["error"]["code"], answer["error"]["message"], args.json)
     print(json.dumps(answer) if args.json else as_text(args.command, answer))
+    return 0
+
+
+def parallel_perft(args, req) -> int:
+    """perft --jobs N: the same answer as perft, split over N processes by first step."""
+    from oracle.errors import RulesError
+    from tools.parallel_perft import parallel_divide
+
+    if req["depth"] < 1:
+        return fail("invalid-request", "--jobs needs --depth 1 or more", args.json)
+    try:
+        table = parallel_divide(args.variant, req.get("fen"), req.get("moves"), req["depth"],
+                                turns=args.turns, jobs=args.jobs)
+    except RulesError as e:
+        return fail(e.code, e.message, args.json)
+    answer = {"nodes": sum(table.values())}
+    if args.divide:
+        answer["divide"] = table
+    print(json.dumps(answer) if args.json else as_text("perft", answer))
     return 0
 
 
@@ -176,6 +201,7 @@ def rules(args) -> int:
 
 def run(args) -> int:
     from tools.engines import EngineSpec
+    from tools.html_report import write_html_report
     from tools.runner import run_command
 
     timeout = args.timeout if args.timeout > 0 else None
@@ -187,7 +213,15 @@ def run(args) -> int:
     return run_command(args.cases_dir, args.variant, args.rule, args.patterns, args.max_nodes,
                        spec=spec, jobs=args.jobs, give_up=args.give_up, fmt=args.format,
                        json_file=args.json, junit_file=args.junit, xfail_file=args.xfail,
-                       write_xfail=args.write_xfail, force=args.force)
+                       write_xfail=args.write_xfail, force=args.force,
+                       extra_reports=[(args.html, write_html_report)] if args.html else [])
+
+
+def add_mutants(sub, fmt):
+    # Listed here for `doublecheck --help`; main() hands `mutants ...` to tools.mutants,
+    # which owns its options (doublecheck mutants --help).
+    sub.add_parser("mutants", help="run the suite against deliberately wrong rules (suite strength)",
+                   add_help=False)
 
 
 def serve(args) -> int:
@@ -264,6 +298,8 @@ examples:
                    help="report printed on stdout (markdown suits CI job summaries)")
     p.add_argument("--json", metavar="FILE", help="also write a JSON report (schemas/report.schema.json)")
     p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    p.add_argument("--html", metavar="FILE",
+                   help="also write an HTML report: each failing case with its board (docs/lookups.md)")
     p.add_argument("--xfail", metavar="FILE",
                    help="expected failures: case ids with reasons (see docs/harness.md)")
     p.add_argument("--write-xfail", metavar="FILE",
@@ -302,6 +338,9 @@ def add_lookups(sub, fmt):
             p.add_argument("--depth", type=int, required=True, help="number of moves (or turns)")
             p.add_argument("--divide", action="store_true", help="also count below each first move")
             p.add_argument("--turns", action="store_true", help="count complete turns, not moves")
+            p.add_argument("--jobs", type=positive, default=1, metavar="N",
+                           help="split the count by first move over N processes (default 1)")
+        add_lookup_options(op, p)
         p.add_argument("--json", action="store_true", help="print one JSON object")
         p.set_defaults(handler=lookup)
 
@@ -343,7 +382,7 @@ examples:
 
 
 # Each entry adds one subcommand (its parser sets ``handler``); the order is the --help order.
-SUBCOMMANDS = [add_run, add_serve, add_lookups, add_generate, add_rules]
+SUBCOMMANDS = [add_run, add_serve, add_lookups, add_commands, add_generate, add_rules, add_mutants]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -358,8 +397,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
+        if argv[:1] == ["mutants"]:
+            from tools.mutants import main as mutants_main
+            return mutants_main(argv[1:])
+        args = build_parser().parse_args(argv)
         return args.handler(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -368,7 +411,7 @@ def main(argv=None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as e:  # never show a traceback to the user
-        return fail("internal-error", f"{type(e).__name__}: {e}", getattr(args, "json", False))
+        return fail("internal-error", f"{type(e).__name__}: {e}", "--json" in argv)
 
 
 if __name__ == "__main__":

@@ -136,6 +136,11 @@ def _judge(case, engine, drill) -> Result:
                                       "the protocol schema:"] + [f"  {w}" for w in wrong])
     if not answer["ok"] and answer["error"]["code"] == "internal-error":
         return Result(case, "error", [f"internal-error: {answer['error']['message']}"])
+    if not answer["ok"] and answer["error"]["code"] == "unsupported" \
+            and case.expect.get("error", {}).get("code") != "unsupported":
+        # the engine declined this one request (e.g. a UCI engine cannot express it)
+        return Result(case, "skipped", [f"the engine does not support this request: "
+                                        f"{answer['error']['message']}"])
     try:
         lines = compare(case.variant, case.expect, answer, case.request)
     except Exception as e:

@@ -76,3 +76,15 @@ class DropsOneTurn:
             return {"nodes": count(pos, request["depth"])}
         table = {text: count(after, request["depth"] - 1) for text, after in steps(pos)}
         return {"nodes": sum(table.values()), "divide": table}
+
+
+class DeclinesPerft:
+    """Claims everything the oracle does, but declines every perft request as unsupported."""
+
+    def hello(self):
+        return {**api.hello(), "name": "declines-perft"}
+
+    def handle(self, request):
+        if request["op"] == "perft":
+            raise EngineError("unsupported", "this engine cannot count perft")
+        return api.handle(request)
