@@ -2,6 +2,7 @@
 
     python benchmarks/perft_bench.py                 # default depths, median of 3 runs
     python benchmarks/perft_bench.py --runs 1 --depth-offset -1   # quicker
+    python benchmarks/perft_bench.py --jobs-only       # just perft --jobs 2 against one process
 
 python-chess is driven the plain way, with a push and a pop for every leaf
 (no bulk counting).  The oracle runs its own perft (oracle.perft.perft), which
@@ -23,6 +24,7 @@ import chess  # noqa: E402
 
 from oracle import variants  # noqa: E402
 from oracle.perft import perft as oracle_perft  # noqa: E402
+from tools.parallel_perft import parallel_divide  # noqa: E402
 
 POSITIONS = [
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4),
@@ -59,7 +61,10 @@ def main(argv=None):
     ap.add_argument("--runs", type=int, default=3, help="runs per measurement; the median is shown (default 3)")
     ap.add_argument("--depth-offset", type=int, default=0, help="add this to every default depth")
     ap.add_argument("--positions", nargs="*", help="names of positions to run (default all)")
+    ap.add_argument("--jobs-only", action="store_true", help="only compare perft --jobs 2 with one process")
     args = ap.parse_args(argv)
+    if args.jobs_only:
+        return compare_jobs()
     rules = variants.get("chess")
     print(f"{'position':<10} {'depth':>5} {'nodes':>9} {'oracle n/s':>11} {'py-chess n/s':>12} {'ratio':>6}")
     worst = None
@@ -84,6 +89,22 @@ def main(argv=None):
             print(f"{name:<26} {3:>5} {nodes:>9} {nodes / t:>11.0f}")
     if worst is not None:
         print(f"\nlowest oracle/python-chess ratio: {worst:.2f}")
+    compare_jobs()
+
+
+def compare_jobs(name="position5", depth=4):
+    """perft split over 2 processes against one process, on a count that takes well over 10 s."""
+    fen = dict((n, f) for n, f, _ in POSITIONS)[name]
+    rules = variants.get("chess")
+    t0 = time.perf_counter()
+    one = oracle_perft(rules, rules.parse_fen(fen), depth)
+    t_one = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    two = sum(parallel_divide("chess", fen, [], depth, jobs=2).values())
+    t_two = time.perf_counter() - t0
+    flag = "" if one == two else f"  COUNT MISMATCH: {one} vs {two}"
+    print(f"\nperft --jobs 2, {name} depth {depth} ({one} nodes): one process {t_one:.1f} s, "
+          f"two processes {t_two:.1f} s, speed-up {t_one / t_two:.2f}x{flag}")
 
 
 if __name__ == "__main__":
