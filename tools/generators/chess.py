@@ -10,7 +10,7 @@ a perft table (depth 2, with divide) covers ten of those positions.
 
 import random
 
-from oracle import api
+from tools.generators import Kit
 
 VARIANT = "chess"
 GAMES = 6
@@ -24,8 +24,8 @@ PLAY_RULES = ["FIDE-3.9.2", "G2", "G3", "G3.1", "G9"]
 PERFT_RULES = ["FIDE-3.9.2", "G7"]
 
 
-def ask(**request) -> dict:
-    return api.handle({"variant": VARIANT, **request})
+KIT = Kit(VARIANT, SOURCE, GENERATOR)
+ask, case, case_file = KIT.ask, KIT.case, KIT.case_file
 
 
 def playout(seed: int) -> list[tuple[str, dict]]:
@@ -36,16 +36,6 @@ def playout(seed: int) -> list[tuple[str, dict]]:
         line.append(rng.choice(sorted(ask(op="moves", fen=played[-1]["fen"])["moves"])))
         played.append(ask(op="play", moves=line))
     return line, played
-
-
-def case(case_id, rules, description, request, expect) -> dict:
-    return {"id": case_id, "rules": rules, "description": description, "source": SOURCE,
-            "request": request, "expect": expect}
-
-
-def case_file(topic, description, cases) -> dict:
-    return {"variant": VARIANT, "topic": topic, "generated": True, "generator": GENERATOR,
-            "description": description, "cases": cases}
 
 
 def files() -> list[tuple[str, dict]]:

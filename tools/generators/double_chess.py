@@ -16,6 +16,7 @@ FEN and status at the end of each game.
 import random
 
 from oracle import api, variants
+from tools.generators import Kit
 
 VARIANT = "double-chess"
 GENERATOR = "doublecheck generate"
@@ -55,18 +56,8 @@ START_NOTES = {
 }
 
 
-def ask(**request) -> dict:
-    return api.handle({"variant": VARIANT, **request})
-
-
-def case(case_id, rules, description, request, expect, source=SOURCE) -> dict:
-    return {"id": case_id, "rules": rules, "description": description, "source": source,
-            "request": request, "expect": expect}
-
-
-def case_file(topic, description, cases) -> dict:
-    return {"variant": VARIANT, "topic": topic, "generated": True, "generator": GENERATOR,
-            "description": description, "cases": cases}
+KIT = Kit(VARIANT, SOURCE, GENERATOR)
+ask, case, case_file = KIT.ask, KIT.case, KIT.case_file
 
 
 def perft_case(slug, fen, depth, divide, description, source=SOURCE, rules=PERFT_RULES):

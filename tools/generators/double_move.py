@@ -21,6 +21,7 @@ an independent model built on python-chess.
 import random
 
 from oracle import api, variants
+from tools.generators import Kit
 
 VARIANT = "double-move"
 GENERATOR = "doublecheck generate"
@@ -46,18 +47,8 @@ TURN_RULES = ["G7", "G8", "D2", "D3", "D4"]
 PLAY_RULES = ["G2", "G3", "D1", "D5", "D6"]
 
 
-def ask(**request) -> dict:
-    return api.handle({"variant": VARIANT, **request})
-
-
-def case(case_id, rules, description, request, expect) -> dict:
-    return {"id": case_id, "rules": rules, "description": description, "source": SOURCE,
-            "request": request, "expect": expect}
-
-
-def case_file(topic, description, cases) -> dict:
-    return {"variant": VARIANT, "topic": topic, "generated": True, "generator": GENERATOR,
-            "description": description, "cases": cases}
+KIT = Kit(VARIANT, SOURCE, GENERATOR)
+ask, case, case_file = KIT.ask, KIT.case, KIT.case_file
 
 
 def with_fen(fen, **request) -> dict:

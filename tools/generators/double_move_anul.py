@@ -18,7 +18,8 @@ implementation of the turn machine on top of python-chess.
 
 import random
 
-from oracle import api, variants
+from oracle import variants
+from tools.generators import Kit
 
 VARIANT = "double-move-anul"
 GAMES = 6
@@ -54,18 +55,8 @@ POSITIONS = [
 ]
 
 
-def ask(**request) -> dict:
-    return api.handle({"variant": VARIANT, **request})
-
-
-def case(case_id, rules, description, request, expect) -> dict:
-    return {"id": case_id, "rules": rules, "description": description, "source": SOURCE,
-            "request": request, "expect": expect}
-
-
-def case_file(topic, description, cases) -> dict:
-    return {"variant": VARIANT, "topic": topic, "generated": True, "generator": GENERATOR,
-            "description": description, "cases": cases}
+KIT = Kit(VARIANT, SOURCE, GENERATOR)
+ask, case, case_file = KIT.ask, KIT.case, KIT.case_file
 
 
 def perft_cases() -> list:

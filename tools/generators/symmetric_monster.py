@@ -15,7 +15,8 @@ status at the end of each game; every value is the oracle's.
 
 import random
 
-from oracle import api, variants
+from oracle import variants
+from tools.generators import Kit
 
 VARIANT = "symmetric-monster"
 GENERATOR = "doublecheck generate"
@@ -52,18 +53,8 @@ POSITIONS = [
 ]
 
 
-def ask(**request) -> dict:
-    return api.handle({"variant": VARIANT, **request})
-
-
-def case(case_id, rules, description, request, expect) -> dict:
-    return {"id": case_id, "rules": rules, "description": description, "source": SOURCE,
-            "request": request, "expect": expect}
-
-
-def case_file(topic, description, cases) -> dict:
-    return {"variant": VARIANT, "topic": topic, "generated": True, "generator": GENERATOR,
-            "description": description, "cases": cases}
+KIT = Kit(VARIANT, SOURCE, GENERATOR)
+ask, case, case_file = KIT.ask, KIT.case, KIT.case_file
 
 
 def perft_cases() -> list:
