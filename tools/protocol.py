@@ -411,22 +411,23 @@ class Client:
             self._sel.close()
             self._sel = None
         if proc is not None:
-            self._kill(proc)
+            kill_engine(proc)
 
-    @staticmethod
-    def _kill(proc):
-        # The engine runs in its own session, so this also ends anything it started.
+
+def kill_engine(proc) -> None:
+    """End an engine process started in its own session (and so anything it started),
+    and close its pipes."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        if proc.poll() is None:
+            proc.kill()
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
         try:
-            os.killpg(proc.pid, signal.SIGKILL)
+            stream.close()
         except OSError:
-            if proc.poll() is None:
-                proc.kill()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
             pass
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            try:
-                stream.close()
-            except OSError:
-                pass

@@ -32,7 +32,6 @@ import os
 import re
 import selectors
 import shlex
-import signal
 import subprocess
 import time
 from collections import deque
@@ -40,7 +39,7 @@ from pathlib import Path
 
 from oracle import api, variants
 from oracle.errors import RulesError
-from tools.protocol import EngineFailure, HelloError
+from tools.protocol import EngineFailure, HelloError, kill_engine
 
 DIVIDE_LINE = re.compile(r"([a-h][1-8][a-h][1-8][qrbn]?): *(\d+)")
 NODES_LINE = re.compile(r"Nodes searched: *(\d+)")
@@ -273,16 +272,4 @@ class UciEngine:
             self.sel = None
         if proc is None:
             return
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)   # its own session: this ends what it started too
-        except OSError:
-            pass
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            try:
-                stream.close()
-            except OSError:
-                pass
+        kill_engine(proc)
