@@ -45,7 +45,8 @@ def perft(board: chess.Board, depth: int) -> int:
 def test_generated_cases_exist():
     ops = {c.request["op"] for c in CASES}
     assert ops == {"moves", "play", "perft"}
-    assert len([c for c in CASES if c.request["op"] == "perft"]) == 10
+    # ten positions, each at depth 2 (with divide) and depth 3
+    assert len([c for c in CASES if c.request["op"] == "perft"]) == 20
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
@@ -71,7 +72,8 @@ def test_generated_case_matches_python_chess(case):
             board.push(move)
             divide[move.uci()] = perft(board, case.request["depth"] - 1)
             board.pop()
-        assert case.expect["divide"] == divide
+        if "divide" in case.expect:
+            assert case.expect["divide"] == divide
         assert case.expect["nodes"] == sum(divide.values())
     else:
         pytest.fail(f"no python-chess check for op {op}")

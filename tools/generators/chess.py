@@ -4,7 +4,7 @@ The oracle plays six games, each move chosen by ``random.Random(game number)``
 among the legal moves (sorted, so the choice does not depend on generation
 order), for at most 60 plies or until the game ends. The cases record the FEN
 and status after each whole game and the legal moves after every tenth ply;
-a perft table (depth 2, with divide) covers ten of those positions.
+a perft table (depth 2 with divide, and depth 3) covers ten of those positions.
 ``tests/test_generated.py`` checks every value against python-chess.
 """
 
@@ -64,6 +64,10 @@ def files() -> list[tuple[str, dict]]:
             f"perft 2 with divide after ply {ply} of random game {game}",
             {"op": "perft", "fen": fen, "depth": 2, "divide": True},
             {"nodes": result["nodes"], "divide": dict(sorted(result["divide"].items()))}))
+        perft.append(case(
+            f"chess/generated-perft/game-{game}-ply-{ply}-depth-3", PERFT_RULES,
+            f"perft 3 after ply {ply} of random game {game}",
+            {"op": "perft", "fen": fen, "depth": 3}, {"nodes": ask(op="perft", fen=fen, depth=3)["nodes"]}))
 
     return [
         ("chess/generated-playouts.json", case_file(
@@ -72,6 +76,6 @@ def files() -> list[tuple[str, dict]]:
             f"game and the legal moves after every {EVERY}th ply.", playouts)),
         ("chess/generated-perft.json", case_file(
             "generated-perft",
-            "Perft to depth 2 with divide from ten positions of the generated random games.",
+            "Perft to depth 2 with divide, and to depth 3, from ten positions of the generated random games.",
             perft)),
     ]

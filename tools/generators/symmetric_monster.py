@@ -40,7 +40,7 @@ POSITIONS = [
      "pieces on its capture squares, and the drop needs an empty start square. Those rank-1 (rank-8) "
      "pieces can leave at a side's second move at the earliest, so the first three plies are single-piece "
      "moves only and count as in FIDE chess (20, 400, 8902; no king can be taken yet); turns equal moves",
-     {}, (1, 2, 3), (1, 2, 3), 2),
+     {}, (1, 2, 3, 4), (1, 2, 3), 2),
     ("opening", "after 1. d4 d5 2. Bf4 Bf5: c1 and c8 are empty, so c0c1 opens a double turn finished by "
      "the drop on c0 (and likewise for Black)", {"moves": OPENING}, (1, 2, 3), (1, 2), 2),
     ("castled", "a castled middlegame with both double-kings dropped on c0/c9 and the queens off d1/d8, "
