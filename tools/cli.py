@@ -82,36 +82,18 @@ examples:
 """),
 }
 
-REASONS = {
-    "checkmate": "checkmate", "stalemate": "stalemate", "dead-position": "dead position",
-    "seventy-five-moves": "the seventy-five-move rule",
-    "fivefold-repetition": "fivefold repetition", "no-legal-turn": "having no legal turn",
-    "no-king": "loss of the kings",
-}
-CLAIMS = {"fifty-moves": "the fifty-move rule", "threefold-repetition": "threefold repetition"}
-
-
-def status_text(status: dict) -> str:
-    claims = [CLAIMS.get(c, c) for c in status.get("claimable", [])]
-    claim = f" A draw can be claimed by {' or '.join(claims)}." if claims else ""
-    if not status.get("over"):
-        return "The game is in progress." + claim
-    result = status.get("result")
-    winner = {"1-0": "White wins", "0-1": "Black wins", "1/2-1/2": "drawn"}.get(result, result)
-    reason = REASONS.get(status.get("reason"), status.get("reason"))
-    return f"The game is over: {winner} ({result}) by {reason}."
-
-
 def as_text(op: str, result: dict) -> str:
+    from tools.lookup import status_sentence
+
     if op in ("moves", "turns"):
         return "\n".join(sorted(result[op]))
     if op == "perft":
         lines = [f"{m}: {n}" for m, n in sorted(result.get("divide", {}).items())]
         return "\n".join(lines + ([""] if lines else []) + [f"Nodes: {result['nodes']}"])
     if op == "play":
-        return result["fen"] + "\n" + status_text(result["status"])
+        return result["fen"] + "\n" + status_sentence(result["status"])
     if op == "status":
-        return status_text(result["status"])
+        return status_sentence(result["status"])
     return result["fen"]
 
 

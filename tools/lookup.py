@@ -919,7 +919,7 @@ def status_sentence(status: dict) -> str:
                          for c in status.get("claimable", []))
     claim = f" A draw can be claimed by {claims}." if claims else ""
     if not status.get("over"):
-        return "The game goes on." + claim
+        return "The game is in progress." + claim
     result = status.get("result")
     winner = {"1-0": "White wins", "0-1": "Black wins", "1/2-1/2": "drawn"}.get(result, result)
     reason = STATUS_REASONS.get(status.get("reason"), status.get("reason"))
