@@ -7,6 +7,7 @@ Double Move in double-move and is otherwise ignored.
 """
 
 import re
+from dataclasses import dataclass
 
 from oracle.errors import ILLEGAL_MOVE, INVALID_MOVE_TEXT, RulesError
 from oracle.position import WHITE
@@ -25,60 +26,80 @@ def coordinates(rules, move) -> str:
     return text + ("," if move.opens_double else "")
 
 
-def parse_move(rules, pos, text):
-    """The legal move that `text` (coordinates or SAN) names; RulesError if none."""
-    if not isinstance(text, str) or not text.strip():
-        raise RulesError(INVALID_MOVE_TEXT, f"empty or non-text move {text!r}")
-    raw = text.strip()
-    body = raw[:-1] if raw.endswith(",") else raw
-    opens = raw.endswith(",")
-    legal = rules.legal_moves(pos)
-    if rules.comma_marks_double:
-        legal = [m for m in legal if m.opens_double == opens]
+@dataclass(frozen=True)
+class MoveText:
+    """What a move text says, before anyone asks whether it is legal."""
+
+    kind: str                 # "coordinates", "drop", "castling" or "san"
+    to: int | None = None
+    frm: int | None = None
+    letter: str = "P"         # the piece letter of SAN or of a drop
+    double: bool = False      # SAN's "*": a double-piece
+    from_file: str = ""       # SAN disambiguation
+    from_rank: str = ""
+    capture: bool = False     # SAN's "x" (not required when reading)
+    promotion: str | None = None
+    castling: str = ""        # "O-O", "O-O-O", ...
+
+
+def read_text(rules, body: str) -> MoveText:
+    """Read move text (without a trailing comma); RulesError(invalid-move-text) when it
+    is no move at all or names a square this board does not have."""
     g = rules.geometry
 
     def square(name):
         sq = g.index.get(name)
         if sq is None:
-            raise RulesError(INVALID_MOVE_TEXT, f"{raw!r}: there is no square {name} on the {rules.name} board")
+            raise RulesError(INVALID_MOVE_TEXT, f"{body!r}: there is no square {name} on the {rules.name} board")
         return sq
 
     m = COORDINATES.fullmatch(body)
     if m:
-        frm, to, promo = square(m[1]), square(m[2]), m[3].upper() or None
-        found = [mv for mv in legal if mv.frm == frm and mv.to == to and mv.promotion == promo]
-        return one(found, raw, pos, rules)
+        return MoveText("coordinates", to=square(m[2]), frm=square(m[1]), promotion=m[3].upper() or None)
     m = DROP.fullmatch(body)
     if m:
-        to = square(m[2])
-        found = [mv for mv in legal if mv.drop is not None and mv.to == to
-                 and mv.drop.lstrip("*").upper() == m[1]]
-        return one(found, raw, pos, rules)
+        return MoveText("drop", to=square(m[2]), letter=m[1])
     clean = body.rstrip("+#!?")
     if CASTLING.fullmatch(clean):
-        want = clean.replace("0", "O")
-        found = [mv for mv in legal if mv.castle is not None
-                 and rules.castle_by_rook[mv.castle].san == want]
-        return one(found, raw, pos, rules)
+        return MoveText("castling", castling=clean.replace("0", "O"), letter="K")
     m = SAN.fullmatch(clean)
     if m:
-        star, letter, ffile, frank, _, to_name, promo = m.groups()
-        to = square(to_name)
-        letter = letter or "P"
-        found = []
-        for mv in legal:
-            if mv.to != to or mv.frm is None or mv.castle is not None:
-                continue
-            piece = pos.board[mv.frm]
-            if piece[-1].upper() != letter or piece.startswith("*") != bool(star):
-                continue
-            if ffile and g.name[mv.frm][0] != ffile or frank and g.name[mv.frm][1:] != frank:
-                continue
-            if (mv.promotion or None) != (promo.upper() if promo else None):
-                continue
-            found.append(mv)
-        return one(found, raw, pos, rules)
-    raise RulesError(INVALID_MOVE_TEXT, f"{raw!r} is neither coordinate notation (e2e4, e7e8q) nor SAN (Nf3, exd5, O-O)")
+        star, letter, ffile, frank, x, to, promo = m.groups()
+        return MoveText("san", to=square(to), letter=letter or "P", double=bool(star),
+                        from_file=ffile, from_rank=frank, capture=bool(x),
+                        promotion=promo.upper() if promo else None)
+    raise RulesError(INVALID_MOVE_TEXT, f"{body!r} is neither coordinate notation (e2e4, e7e8q) "
+                                        f"nor SAN (Nf3, exd5, O-O)")
+
+
+def matches(rules, pos, text: MoveText, move) -> bool:
+    """Does the move text name this move?"""
+    if text.kind == "coordinates":
+        return move.frm == text.frm and move.to == text.to and move.promotion == text.promotion
+    if text.kind == "drop":
+        return move.drop is not None and move.to == text.to and move.drop.lstrip("*").upper() == text.letter
+    if text.kind == "castling":
+        return move.castle is not None and rules.castle_by_rook[move.castle].san == text.castling
+    if move.to != text.to or move.frm is None or move.castle is not None:
+        return False
+    piece, name = pos.board[move.frm], rules.geometry.name[move.frm]
+    return (piece[-1].upper() == text.letter and piece.startswith("*") == text.double
+            and (not text.from_file or name[0] == text.from_file)
+            and (not text.from_rank or name[1:] == text.from_rank)
+            and move.promotion == text.promotion)
+
+
+def parse_move(rules, pos, text):
+    """The legal move that `text` (coordinates or SAN) names; RulesError if none."""
+    if not isinstance(text, str) or not text.strip():
+        raise RulesError(INVALID_MOVE_TEXT, f"empty or non-text move {text!r}")
+    raw = text.strip()
+    opens = raw.endswith(",")
+    wanted = read_text(rules, raw[:-1] if opens else raw)
+    legal = rules.legal_moves(pos)
+    if rules.comma_marks_double:
+        legal = [m for m in legal if m.opens_double == opens]
+    return one([m for m in legal if matches(rules, pos, wanted, m)], raw, pos, rules)
 
 
 def one(found, raw, pos, rules):

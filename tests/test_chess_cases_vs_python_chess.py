@@ -13,6 +13,7 @@ from the request's FEN onwards. The oracle plays no part here.
 import chess
 import pytest
 
+from python_chess_perft import divide, perft
 from tools.cases import load_cases
 
 MAX_PERFT_DEPTH = 3
@@ -137,28 +138,6 @@ def test_case_agrees_with_python_chess(case):
         if "divide" in expect:
             assert expect["divide"] == divide(board, request["depth"])
         assert expect["nodes"] == perft(board, request["depth"])
-
-
-def perft(board, depth: int) -> int:
-    if depth == 0:
-        return 1
-    if depth == 1:
-        return board.legal_moves.count()
-    total = 0
-    for move in board.legal_moves:
-        board.push(move)
-        total += perft(board, depth - 1)
-        board.pop()
-    return total
-
-
-def divide(board, depth: int) -> dict:
-    counts = {}
-    for move in board.legal_moves:
-        board.push(move)
-        counts[move.uci()] = perft(board, depth - 1)
-        board.pop()
-    return counts
 
 
 def test_the_cross_check_covers_the_curated_files():

@@ -26,7 +26,7 @@ from oracle import api, variants
 from oracle.chess import SLIDES
 from oracle.errors import ILLEGAL_MOVE, INVALID_MOVE_TEXT, INVALID_REQUEST, RulesError
 from oracle.geometry import BISHOP_DIRECTIONS, ROOK_DIRECTIONS
-from oracle.notation import CASTLING, COORDINATES, DROP, SAN
+from oracle.notation import read_text
 from oracle.position import BLACK, WHITE, Move, other
 
 PIECE_NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
@@ -134,52 +134,6 @@ def named(rules, board, squares) -> str:
 
 
 # --------------------------------------------------------------------- text
-
-@dataclass
-class Spec:
-    """What a move text says, before asking whether it is legal."""
-
-    kind: str                 # "coordinates", "drop", "castling", "san"
-    to: int | None = None
-    frm: int | None = None
-    letter: str = "P"         # SAN / drop piece letter
-    double: bool = False      # SAN / FEN "*": a double-piece
-    from_file: str = ""
-    from_rank: str = ""
-    capture: bool = False
-    promotion: str | None = None
-    castling: str = ""        # "O-O", "O-O-O", ...
-
-
-def read_text(rules, body: str) -> Spec:
-    """Read move text without judging it; RulesError(invalid-move-text) when unreadable."""
-    g = rules.geometry
-
-    def square(name):
-        sq = g.index.get(name)
-        if sq is None:
-            raise RulesError(INVALID_MOVE_TEXT, f"there is no square {name} on the {rules.name} board")
-        return sq
-
-    m = COORDINATES.fullmatch(body)
-    if m:
-        return Spec("coordinates", to=square(m[2]), frm=square(m[1]),
-                    promotion=m[3].upper() or None)
-    m = DROP.fullmatch(body)
-    if m:
-        return Spec("drop", to=square(m[2]), letter=m[1])
-    clean = body.rstrip("+#!?")
-    if CASTLING.fullmatch(clean):
-        return Spec("castling", castling=clean.replace("0", "O"), letter="K")
-    m = SAN.fullmatch(clean)
-    if m:
-        star, letter, ffile, frank, x, to, promo = m.groups()
-        return Spec("san", to=square(to), letter=letter or "P", double=bool(star),
-                    from_file=ffile, from_rank=frank, capture=bool(x),
-                    promotion=promo.upper() if promo else None)
-    raise RulesError(INVALID_MOVE_TEXT, f"{body!r} is neither coordinate notation (e2e4, e7e8q) "
-                                        f"nor SAN (Nf3, exd5, O-O)")
-
 
 # ---------------------------------------------------------------- the reasons
 
