@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tools.engines import EngineSpec  # noqa: E402
-from tools.runner import run_command  # noqa: E402
+from doublecheck.harness.engines import EngineSpec  # noqa: E402
+from doublecheck.harness.runner import run_command  # noqa: E402
 
 
 def timed(spec, args) -> tuple[float, str]:
@@ -46,7 +46,7 @@ def main():
 
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
-    serve = [sys.executable, "-m", "tools.serve"]
+    serve = [sys.executable, "-m", "doublecheck", "serve"]
     engines = [("in-process", EngineSpec()),
                ("doublecheck serve", EngineSpec(command=" ".join(serve), timeout=None))]
     best = {}

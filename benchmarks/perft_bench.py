@@ -5,7 +5,7 @@
     python benchmarks/perft_bench.py --jobs-only       # just perft --jobs 2 against one process
 
 python-chess is driven the plain way, with a push and a pop for every leaf
-(no bulk counting).  The oracle runs its own perft (oracle.perft.perft), which
+(no bulk counting).  The oracle runs its own perft (doublecheck.oracle.perft.perft), which
 generates the legal moves of each last-but-one position and counts them.
 Both must report the same node count; the script says so if they do not.
 The ratio is oracle speed / python-chess speed (higher is better for the oracle).
@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import chess  # noqa: E402
 
-from oracle import variants  # noqa: E402
-from oracle.perft import perft as oracle_perft  # noqa: E402
-from tools.parallel_perft import parallel_divide  # noqa: E402
+from doublecheck.oracle import variants  # noqa: E402
+from doublecheck.oracle.perft import perft as oracle_perft  # noqa: E402
+from doublecheck.lookups.parallel_perft import parallel_divide  # noqa: E402
 
 POSITIONS = [
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4),

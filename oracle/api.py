@@ -11,9 +11,9 @@ in coordinates or SAN) are played from it first.  Bad input raises
 ``RulesError`` with a stable code.
 """
 
-from oracle import variants
-from oracle.errors import INVALID_REQUEST, RulesError
-from oracle.perft import divide, perft, perft_turns, turn_text
+from doublecheck.oracle import variants
+from doublecheck.oracle.errors import INVALID_REQUEST, RulesError
+from doublecheck.oracle.perft import divide, perft, perft_turns, turn_text
 
 OPS = ("moves", "turns", "play", "status", "perft", "fen")
 VARIANTS = variants.VARIANT_NAMES

@@ -8,11 +8,11 @@ does to whose turn it is), ``mid_turn`` and ``status``.
 
 from dataclasses import dataclass
 
-from oracle import fen as fen_io
-from oracle import notation
-from oracle.errors import INVALID_FEN, RulesError
-from oracle.geometry import BISHOP_DIRECTIONS, QUEEN_DIRECTIONS, ROOK_DIRECTIONS, STANDARD
-from oracle.position import BLACK, WHITE, Move, Position, color_of, other
+from doublecheck.oracle import fen as fen_io
+from doublecheck.oracle import notation
+from doublecheck.oracle.errors import INVALID_FEN, RulesError
+from doublecheck.oracle.geometry import BISHOP_DIRECTIONS, QUEEN_DIRECTIONS, ROOK_DIRECTIONS, STANDARD
+from doublecheck.oracle.position import BLACK, WHITE, Move, Position, color_of, other
 
 SLIDES = {"R": ROOK_DIRECTIONS, "B": BISHOP_DIRECTIONS, "Q": QUEEN_DIRECTIONS}
 PROMOTION_LETTERS = "QRBN"

@@ -8,8 +8,8 @@ goes in fields 7 and up, read and written by the variant itself.
 
 import re
 
-from oracle.errors import INVALID_FEN, RulesError
-from oracle.position import BLACK, WHITE, Position, other
+from doublecheck.oracle.errors import INVALID_FEN, RulesError
+from doublecheck.oracle.position import BLACK, WHITE, Position, other
 
 PIECE_LETTERS = "PNBRQKpnbrqk"
 

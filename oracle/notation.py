@@ -9,8 +9,8 @@ Double Move in double-move and is otherwise ignored.
 import re
 from dataclasses import dataclass
 
-from oracle.errors import ILLEGAL_MOVE, INVALID_MOVE_TEXT, RulesError
-from oracle.position import WHITE
+from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_MOVE_TEXT, RulesError
+from doublecheck.oracle.position import WHITE
 
 COORDINATES = re.compile(r"([a-p]\d)([a-p]\d)([qrbnQRBN]?)")
 DROP = re.compile(r"\*?([KQRBNP])@([a-p]\d)")

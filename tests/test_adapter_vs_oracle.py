@@ -16,11 +16,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from oracle import api, variants
-from tools.adapters.python_chess_adapter import PythonChessAdapter
-from tools.cases import load_cases
-from tools.compare import compare
-from tools.engines import AdapterEngine
+from doublecheck.oracle import api, variants
+from doublecheck.adapters.python_chess_adapter import PythonChessAdapter
+from doublecheck.casefiles import load_cases
+from doublecheck.harness.compare import compare
+from doublecheck.harness.engines import AdapterEngine
 
 ADAPTER = PythonChessAdapter()
 VARIANTS = ("chess", "double-move", "double-move-anul")

@@ -5,7 +5,7 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from tools.cases import CASES_DIR, SCHEMAS_DIR, load_cases, load_rules, select
+from doublecheck.casefiles import CASES_DIR, SCHEMAS_DIR, load_cases, load_rules, select
 
 RULING_IDS = ([f"G{n}" for n in range(1, 10)] + [f"D{n}" for n in range(1, 7)]
               + [f"A{n}" for n in range(1, 6)] + [f"C{n}" for n in range(1, 5)]

@@ -14,7 +14,7 @@ import chess
 import pytest
 
 from python_chess_perft import divide, perft
-from tools.cases import load_cases
+from doublecheck.casefiles import load_cases
 
 MAX_PERFT_DEPTH = 3
 

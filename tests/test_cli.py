@@ -8,7 +8,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from tools.cli import main
+from doublecheck.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 START_MOVES = {m.uci() for m in chess.Board().legal_moves}
@@ -121,12 +121,12 @@ def test_errors_are_one_line_and_exit_2(capsys, argv, code):
 
 
 def test_module_entry_point_has_no_traceback():
-    proc = subprocess.run([sys.executable, "-m", "tools.cli", "play", "--moves", "e2e4 e7e5 e1e3"],
+    proc = subprocess.run([sys.executable, "-m", "doublecheck", "play", "--moves", "e2e4 e7e5 e1e3"],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert proc.stderr.startswith("error: illegal-move: ")
-    proc = subprocess.run([sys.executable, "-m", "tools.cli", "moves", "--json"],
+    proc = subprocess.run([sys.executable, "-m", "doublecheck", "moves", "--json"],
                           cwd=ROOT, capture_output=True, text=True)
     assert proc.returncode == 0 and set(json.loads(proc.stdout)["moves"]) == START_MOVES
 

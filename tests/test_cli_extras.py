@@ -3,7 +3,7 @@ an engine declining a request, and the mutants subcommand's hand-off."""
 
 import json
 
-from tools.cli import main
+from doublecheck.cli import main
 
 
 def run(capsys, *argv):

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from oracle import api, variants
-from oracle.errors import RulesError
-from oracle.perft import perft
-from tools.cases import load_cases
-from tools.engines import OracleEngine
-from tools.runner import run_case
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.errors import RulesError
+from doublecheck.oracle.perft import perft
+from doublecheck.casefiles import load_cases
+from doublecheck.harness.engines import OracleEngine
+from doublecheck.harness.runner import run_case
 
 VARIANT = "double-chess"
 RULES = variants.get(VARIANT)
@@ -269,7 +269,7 @@ def test_differential_examples():
 @st.composite
 def oracle_positions(draw):
     """A position reached by legal moves from the start or a middlegame with castling lines open."""
-    from tools.generators.double_chess import MIDDLEGAMES
+    from doublecheck.authoring.generators.double_chess import MIDDLEGAMES
     fen = draw(st.sampled_from([api.start_fen(VARIANT)] + [f for _, f, _ in MIDDLEGAMES]))
     pos = RULES.parse_fen(fen)
     for choice in draw(st.lists(st.integers(0, 10_000), max_size=30)):

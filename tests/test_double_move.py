@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle import api, variants
-from oracle.errors import RulesError
-from tools.cases import load_cases
-from tools.cli import main
-from tools.engines import OracleEngine
-from tools.runner import run_case
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.errors import RulesError
+from doublecheck.casefiles import load_cases
+from doublecheck.cli import main
+from doublecheck.harness.engines import OracleEngine
+from doublecheck.harness.runner import run_case
 
 VARIANT = "double-move"
 RULES = variants.get(VARIANT)

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle import api, variants
-from oracle.chess import Chess
-from oracle.errors import RulesError
-from tools.cases import load_cases, load_rules
-from tools.compare import compare
-from tools.engines import OracleEngine
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.chess import Chess
+from doublecheck.oracle.errors import RulesError
+from doublecheck.casefiles import load_cases, load_rules
+from doublecheck.harness.compare import compare
+from doublecheck.harness.engines import OracleEngine
 
 V = "double-move-anul"
 RULES = variants.get(V)

@@ -5,9 +5,9 @@ import json
 import chess
 import pytest
 
-from tools.cases import load_cases
+from doublecheck.casefiles import load_cases
 from python_chess_perft import divide
-from tools.cli import main
+from doublecheck.cli import main
 
 CASES = [c for c in load_cases()[0] if c.generated and c.variant == "chess"]
 REASONS = {

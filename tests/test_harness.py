@@ -20,7 +20,7 @@ import chess
 import pytest
 from jsonschema import Draft202012Validator
 
-from tools.cli import main
+from doublecheck.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 TOYS = ROOT / "tests" / "toy_engines"
@@ -215,7 +215,7 @@ def test_drill_down_needs_divide(capsys, tmp_path, tree):
 
 
 def test_drill_down_follows_whole_turns(capsys, tmp_path):
-    from oracle import api
+    from doublecheck.oracle import api
     start = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1"
     request = {"op": "perft", "fen": start, "depth": 2, "turns": True}
     nodes = api.handle({**request, "variant": "double-move-anul"})["nodes"]  # the reference count
@@ -284,8 +284,8 @@ def test_protocol_version_mismatch_stops_the_run(capsys, tmp_path, tree):
     (["--engine", "/no/such/engine --flag"], "cannot start the engine"),
     (["--engine", ""], "empty command"),
     (["--adapter", "no_such_module_here:Engine"], "cannot import 'no_such_module_here'"),
-    (["--adapter", "tools.engines"], "--adapter wants module:Class"),
-    (["--adapter", "tools.engines:NoSuchClass"], "has no 'NoSuchClass'"),
+    (["--adapter", "doublecheck.harness.engines"], "--adapter wants module:Class"),
+    (["--adapter", "doublecheck.harness.engines:NoSuchClass"], "has no 'NoSuchClass'"),
 ])
 def test_unusable_engine_is_a_clear_error(capsys, tree, argv, message):
     code, out, err = run(capsys, tree, *argv)
@@ -418,7 +418,7 @@ def test_interrupted_run_still_writes_its_reports(tmp_path, tree, sig):
     junit = tmp_path / "junit.xml"
     env = dict(os.environ, TOY_HANG_MARKER=str(marker))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tools.cli", "run", "--cases-dir", str(tree), "--engine", toy("hang"),
+        [sys.executable, "-m", "doublecheck", "run", "--cases-dir", str(tree), "--engine", toy("hang"),
          "--timeout", "120", "--json", str(report), "--junit", str(junit)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -442,10 +442,10 @@ def test_interrupted_run_still_writes_its_reports(tmp_path, tree, sig):
 # --- the whole suite through the protocol -------------------------------------
 
 def test_full_suite_passes_through_doublecheck_serve(capsys, tmp_path, monkeypatch):
-    from oracle import api
+    from doublecheck.oracle import api
     monkeypatch.chdir(ROOT)
     path = tmp_path / "suite.json"
-    serve = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "tools.cli", "serve"])
+    serve = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "doublecheck", "serve"])
     code = main(["run", "--engine", serve, "--max-nodes", "5000", "--jobs", "2",
                  "--timeout", "60", "--json", str(path)])
     out, err = capsys.readouterr()

@@ -5,10 +5,11 @@ import json
 
 import pytest
 
-from oracle import api
-from oracle.errors import RulesError
-from tools import lookup, lookup_cli
-from tools.lookup import explain
+from doublecheck.oracle import api
+from doublecheck.oracle.errors import RulesError
+from doublecheck.cli import main as cli_main
+from doublecheck.lookups import lookup
+from doublecheck.lookups.lookup import explain
 
 # Seed 000, "Check first, mate second" and "Double Move can bypass en passant".
 MATE_FEN = "r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB"
@@ -325,7 +326,7 @@ def test_grouped_turns_cover_every_turn_once():
 # --------------------------------------------------------------------- CLI
 
 def cli(capsys, *argv):
-    code = lookup_cli.main(list(argv))
+    code = cli_main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -361,30 +362,18 @@ def test_cli_show_svg_and_help(capsys, tmp_path):
     assert code == 0 and target.read_text().startswith("<svg")
     for name in ("show", "explain", "replay", "svg"):
         with pytest.raises(SystemExit):
-            lookup_cli.main([name, "--help"])
+            cli_main([name, "--help"])
         out = capsys.readouterr().out
         assert "examples:" in out and f"doublecheck {name}" in out
 
 
-def test_hooks_for_turns_grouped_and_play_pgn(capsys, tmp_path):
-    """What tools/cli.py calls: extra options on existing commands and their handling."""
-    parser = argparse.ArgumentParser()
-    sub = parser.add_subparsers(dest="command")
-    for op in ("turns", "play"):
-        p = sub.add_parser(op)
-        p.add_argument("--variant", default="chess")
-        p.add_argument("--fen")
-        p.add_argument("--moves")
-        p.add_argument("--json", action="store_true")
-        lookup_cli.add_lookup_options(op, p)
-    args = parser.parse_args(["turns", "--variant", DM, "--fen", EP_FEN, "--grouped", "--json"])
-    assert lookup_cli.lookup_extras(args) == 0
-    assert json.loads(capsys.readouterr().out)["count"] == 38
-    assert lookup_cli.lookup_extras(parser.parse_args(["turns"])) is None
+def test_turns_grouped_and_play_pgn(capsys, tmp_path):
+    """The options the lookups add to existing commands: turns --grouped, play --pgn."""
+    code, out, _ = cli(capsys, "turns", "--variant", DM, "--fen", EP_FEN, "--grouped", "--json")
+    assert code == 0 and json.loads(out)["count"] == 38
     pgn = tmp_path / "line.pgn"
-    args = parser.parse_args(["play", "--moves", "f3 e5 g4 Qh4#", "--pgn", str(pgn)])
-    assert lookup_cli.lookup_extras(args) is None          # the normal play output follows
+    code, out, _ = cli(capsys, "play", "--moves", "f3 e5 g4 Qh4#", "--pgn", str(pgn))
+    assert code == 0 and "checkmate" in out.lower()          # the normal play output follows
     assert "2. g4 Qh4# 0-1" in pgn.read_text()
-    args = parser.parse_args(["play", "--moves", "e4 e4", "--pgn", "-"])
-    assert lookup_cli.lookup_extras(args) == 2
-    assert capsys.readouterr().err.startswith("error: illegal-move: ")
+    code, _, err = cli(capsys, "play", "--moves", "e4 e4", "--pgn", "-")
+    assert code == 2 and err.startswith("error: illegal-move: ")

@@ -15,10 +15,16 @@ from pathlib import Path
 
 import pytest
 
-from oracle import api, variants
-from tools.cases import load_cases, load_rules
-from tools.mutants import (CATALOGUE, DEFAULT_MAX_NODES, EXIT_ALL_KILLED, EXIT_SURVIVOR, EXIT_USAGE,
-                           Mutant, main, run_mutant, schedule, witness_diff)
+from doublecheck.oracle import api, variants
+from doublecheck.casefiles import load_cases, load_rules
+from doublecheck.authoring.mutants import CATALOGUE, Mutant
+from doublecheck.authoring.mutants.kill import (DEFAULT_MAX_NODES, EXIT_ALL_KILLED, EXIT_SURVIVOR,
+                                                EXIT_USAGE, run_mutant, schedule, witness_diff)
+from doublecheck.cli import main as cli_main
+
+
+def main(argv):
+    return cli_main(["mutants", *argv])
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTANTS = sorted(CATALOGUE)
@@ -122,16 +128,32 @@ def test_cli_bad_options(capsys, argv, message):
 
 
 def test_cli_survivor_exits_1(tmp_path, capsys):
-    """With no cases for its variant, a mutant survives and the run fails."""
+    """With cases that never promote, the queen-only-promotion mutant survives and the run fails."""
     shutil.copytree(ROOT / "cases" / "rules", tmp_path / "rules")
+    (tmp_path / "chess").mkdir()
+    shutil.copy(ROOT / "cases" / "chess" / "castling.json", tmp_path / "chess")
     code = main(["--mutant", "chess/queen-only-promotion", "--cases-dir", str(tmp_path)])
     assert code == EXIT_SURVIVOR
     out = capsys.readouterr().out
     assert "SURVIVED" in out and "survivor chess/queen-only-promotion" in out
 
 
+def test_cli_no_cases_is_an_error_not_a_verdict(tmp_path, capsys):
+    """A tree without cases of the mutant's variant gives no verdict at all (exit 2)."""
+    shutil.copytree(ROOT / "cases" / "rules", tmp_path / "rules")
+    (tmp_path / "double-chess").mkdir()
+    shutil.copy(ROOT / "cases" / "double-chess" / "board.json", tmp_path / "double-chess")
+    code = main(["--mutant", "chess/queen-only-promotion", "--cases-dir", str(tmp_path)])
+    assert code == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert "SURVIVED" not in out
+    assert err.startswith("error: cases-not-found: ") and "chess" in err
+    assert main(["--variant", "chess", "--cases-dir", str(tmp_path / "nowhere")]) == EXIT_USAGE
+    assert "does not exist" in capsys.readouterr().err
+
+
 def test_python_dash_m_works():
-    done = subprocess.run([sys.executable, "-m", "tools.mutants", "--list", "--variant", "double-chess"],
+    done = subprocess.run([sys.executable, "-m", "doublecheck", "mutants", "--list", "--variant", "double-chess"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "double-chess/outer-castling-past-inner-rook" in done.stdout

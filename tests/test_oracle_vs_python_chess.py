@@ -10,8 +10,8 @@ import chess
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle import variants
-from oracle.errors import RulesError
+from doublecheck.oracle import variants
+from doublecheck.oracle.errors import RulesError
 
 RULES = variants.get("chess")
 

@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from oracle import api, variants
-from tools import lookup_cli
-from tools.pgn import PgnError, parse_pgn, pgn_for_line, replay_file, replay_text
+from doublecheck.oracle import api, variants
+from doublecheck.cli import main as cli_main
+from doublecheck.lookups.pgn import PgnError, parse_pgn, pgn_for_line, replay_file, replay_text
 
 MATE_FEN = "r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB"
 EP_FEN = "7k/8/8/8/3p4/8/4P3/7K w - - 0 1 WB"
@@ -218,19 +218,19 @@ def _turn_token(rules, pos, line):
 def test_cli_replay_exit_codes(capsys, tmp_path):
     good = tmp_path / "good.pgn"
     good.write_text(game("1. Qg8+,Qh7# 1-0", "double-move", MATE_FEN, "1-0"))
-    assert lookup_cli.main(["replay", str(good)]) == 0
+    assert cli_main(["replay", str(good)]) == 0
     assert "agrees with the board" in capsys.readouterr().out
     illegal = tmp_path / "illegal.pgn"
     illegal.write_text(game("1. Qg8+,Qh7# Kxh7,Kh8 *", "double-move", MATE_FEN))
-    assert lookup_cli.main(["replay", str(illegal)]) == 1
+    assert cli_main(["replay", str(illegal)]) == 1
     out = capsys.readouterr().out
     assert "ILLEGAL turn 1... (black, line 4): Kxh7,Kh8" in out
     unknown = tmp_path / "unknown.pgn"
     unknown.write_text(game("1. e4 *", "fischer-random"))
-    assert lookup_cli.main(["replay", str(unknown)]) == 2
+    assert cli_main(["replay", str(unknown)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: unknown-variant: line 1: ") and err.count("\n") == 1
-    assert lookup_cli.main(["replay", str(tmp_path / "missing.pgn")]) == 2
+    assert cli_main(["replay", str(tmp_path / "missing.pgn")]) == 2
     assert capsys.readouterr().err.startswith("error: file-not-found: ")
 
 

@@ -10,20 +10,20 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from oracle import api
-from tools.cases import load_cases
-from tools.cli import main
-from tools.engines import EngineSpec, SubprocessEngine
-from tools.protocol import (Client, EngineFailure, HelloError, problems, request_problems,
+from doublecheck.oracle import api
+from doublecheck.casefiles import load_cases
+from doublecheck.cli import main
+from doublecheck.harness.engines import EngineSpec, SubprocessEngine
+from doublecheck.harness.protocol import (Client, EngineFailure, HelloError, problems, request_problems,
                             response_problems)
-from tools.serve import serve
+from doublecheck.harness.serve import serve
 
 ROOT = Path(__file__).resolve().parent.parent
 TOYS = ROOT / "tests" / "toy_engines"
 sys.path.insert(0, str(TOYS))
 from toy import TRIGGER_FEN  # noqa: E402
 
-SERVE = [sys.executable, "-m", "tools.cli", "serve"]
+SERVE = [sys.executable, "-m", "doublecheck", "serve"]
 
 
 def exchange(*lines, adapter=None, max_line=None) -> list[dict]:
@@ -354,7 +354,7 @@ def test_engine_spec_serves_the_oracle_as_a_process():
     finally:
         engine.close()
     engine = SubprocessEngine(" ".join(shlex.quote(a) for a in SERVE))
-    assert engine.command.endswith("tools.cli serve")
+    assert engine.command.endswith("-m doublecheck serve")
     engine.close()
 
 

@@ -5,10 +5,10 @@ import json
 import chess
 import pytest
 
-from tools.cases import Case
-from tools.cli import main
-from tools.compare import compare
-from tools.runner import run_case
+from doublecheck.casefiles import Case
+from doublecheck.cli import main
+from doublecheck.harness.compare import compare
+from doublecheck.harness.runner import run_case
 
 START = chess.STARTING_FEN
 START_MOVES = sorted(m.uci() for m in chess.Board().legal_moves)

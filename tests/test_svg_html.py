@@ -10,14 +10,14 @@ from types import SimpleNamespace
 
 import pytest
 
-from oracle import api, variants
-from oracle.errors import RulesError
-from tools.cases import Case
-from tools.engines import AdapterEngine
-from tools.html_report import (EXTRA_COLOUR, MISSING_COLOUR, differences, html_report,
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.errors import RulesError
+from doublecheck.casefiles import Case
+from doublecheck.harness.engines import AdapterEngine
+from doublecheck.harness.html_report import (EXTRA_COLOUR, MISSING_COLOUR, differences, html_report,
                                write_html_report)
-from tools.runner import run_case
-from tools.svg import position_svg, raw_arrows, svg_for
+from doublecheck.harness.runner import run_case
+from doublecheck.lookups.svg import position_svg, raw_arrows, svg_for
 
 NS = "{http://www.w3.org/2000/svg}"
 MATE_FEN = "r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB"

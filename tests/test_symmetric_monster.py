@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle import api, variants
-from oracle.errors import RulesError
-from oracle.perft import divide, perft, perft_turns, turn_text
-from tools.cases import load_cases, load_rules
-from tools.compare import compare
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.errors import RulesError
+from doublecheck.oracle.perft import divide, perft, perft_turns, turn_text
+from doublecheck.casefiles import load_cases, load_rules
+from doublecheck.harness.compare import compare
 
 VARIANT = "symmetric-monster"
 RULES = variants.get(VARIANT)

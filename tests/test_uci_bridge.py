@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from tools.cases import load_cases
-from tools.compare import compare
-from tools.protocol import EngineFailure
-from tools.runner import run_case, skip_reason
-from tools.uci import UciEngine
+from doublecheck.casefiles import load_cases
+from doublecheck.harness.compare import compare
+from doublecheck.harness.protocol import EngineFailure
+from doublecheck.harness.runner import run_case, skip_reason
+from doublecheck.harness.uci import UciEngine
 
 FAKE = Path(__file__).parent / "toy_engines" / "fake_uci.py"
 CHESS = [c for c in load_cases()[0] if c.variant == "chess"]
@@ -198,7 +198,7 @@ def test_garbage_is_a_protocol_error():
 
 
 def test_a_program_that_is_not_a_uci_engine_is_refused_at_hello():
-    from tools.protocol import HelloError
+    from doublecheck.harness.protocol import HelloError
     engine = UciEngine([sys.executable, "-c", "print('hello')"], timeout=2)
     with pytest.raises(HelloError):
         engine.hello()

@@ -1,13 +1,24 @@
-"""The ``doublecheck`` command line: run the suite, look up rules questions, generate cases."""
+"""The ``doublecheck`` command line: every subcommand's parser, the shared options, one way to fail.
+
+Each subcommand is an ``add_*`` function below that builds its parser and
+names its handler; the handlers live with their job (``harness``,
+``lookups``, ``authoring``) and either return the exit status or raise an
+error with a stable code (``RulesError``, ``PgnError``, ``DataError``,
+``HelloError``), which ``main`` prints as one line, ``error: <code>:
+<message>``, on stderr (with ``--json`` also ``{"error": {...}}`` on stdout)
+and turns into exit status 2.  A usage error (an unknown option, a bad
+option value) is reported the same way, code ``usage``.
+"""
+
+from __future__ import annotations
 
 import argparse
 import json
 import os
 import sys
-import textwrap
 
-from tools.cases import CASES_DIR
-from tools.lookup_cli import add_commands, add_lookup_options, lookup_extras
+from doublecheck import __version__
+from doublecheck.casefiles import CASES_DIR
 
 MAIN_EPILOG = """\
 examples:
@@ -25,6 +36,8 @@ Exit status: 0 success, 1 failing cases (run) or stale files (generate --check),
 2 bad input (an invalid FEN, an illegal move, an unknown variant), bad case files
 or an unusable engine, 130 interrupted.
 """
+
+USAGE = "usage"   # the error code of a command line argparse refuses
 
 LOOKUPS = {
     "moves": ("list the legal next moves", """\
@@ -82,139 +95,119 @@ examples:
 """),
 }
 
-def as_text(op: str, result: dict) -> str:
-    from tools.lookup import status_sentence
 
-    if op in ("moves", "turns"):
-        return "\n".join(sorted(result[op]))
-    if op == "perft":
-        lines = [f"{m}: {n}" for m, n in sorted(result.get("divide", {}).items())]
-        return "\n".join(lines + ([""] if lines else []) + [f"Nodes: {result['nodes']}"])
-    if op == "play":
-        return result["fen"] + "\n" + status_sentence(result["status"])
-    if op == "status":
-        return status_sentence(result["status"])
-    return result["fen"]
+SHOW_HELP = ("draw the position in the terminal, with its turn state and status", """\
+Draws the board (Unicode pieces; --ascii for letters), with coordinates on
+every side, for every board shape: 16 files for double-chess, the extra
+squares c0-f0 and c9-f9 for symmetric-monster (squares the board does not
+have stay blank; * marks a double-piece). Below it: the FEN, castling and en
+passant, the variant's turn state (Double Moves left, between two halves,
+double-kings in hand, the first action of a double turn), the number of legal
+moves and of legal turns, and the game status.""", """\
+examples:
+  doublecheck show
+  doublecheck show --variant double-chess --ascii
+  doublecheck show --variant symmetric-monster --moves "e4 e5"
+  doublecheck show --variant double-move --fen 'r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB' --moves "Qg8+,"
+  doublecheck show --variant double-move-anul --moves "e4," --json
+""")
 
+EXPLAIN_HELP = ("say whether a move or a turn is legal, and if not, why", """\
+Checks one move (--move) or one whole turn (--turn, its moves joined by
+commas) at the position reached by --fen and --moves. Moves may be SAN or
+coordinates. A refused move is explained with a concrete reason and the id of
+the rule that decides it (look it up with 'doublecheck rules ID'): no piece on
+the square, the piece does not move that way, a line is blocked, the king
+would be left in check (naming the attacker), which castling condition fails,
+or the variant's own turn rules (Double Move, the brake on move one,
+double-piece turns). A legal one is shown with its SAN, coordinates and the
+position and status after it.
+
+--turn asks about a complete turn: a turn that stops where the rules demand a
+second move is refused as incomplete. --move asks about one move, which may be
+the first half of a turn (in double-move write the opening half of a Double
+Move with a trailing comma: --move "Qg8+,").
+
+Exit status: 0 legal, 1 not legal, 2 bad input (unknown variant, invalid FEN,
+an illegal move in --moves, move text that cannot be read).""", """\
+examples:
+  doublecheck explain --move e2e5
+  doublecheck explain --variant double-move --fen 'r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB' --turn "Qg8+,Qh7#"
+  doublecheck explain --variant double-move --fen 'r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB' --moves "Qg8+,Qh7#" --turn "Kxh7,Kh8"
+      prints: Reason: Kxh7: h7 is attacked by the pawn on g6; every half of a
+              Double Move must be legal on its own (DM-every-half-legal)
+  doublecheck explain --variant double-move --fen '7k/8/8/8/3p4/8/4P3/7K w - - 0 1 WB' --moves "e4,Kg1" --move dxe3
+  doublecheck explain --variant double-move-anul --moves "e4,d4 d5,Nc6" --turn "exd5,Nf3" --json
+  doublecheck explain --variant symmetric-monster --move K@e4
+""")
+
+REPLAY_HELP = ("check a PGN game record turn by turn", """\
+Reads PGN with a Variant tag (a variant id of this project; none means chess)
+and an optional FEN tag. The moves of one turn are joined by commas:
+'3. Na5,Bd3 e6,f4'. Every turn is checked; the first illegal one is printed
+with its reason and rule, and the final position's status is compared with
+the Result tag. A file may hold several games.
+
+Exit status: 0 every game legal and its Result agrees with the board; 1 a game
+has an illegal turn, or its Result contradicts the final position; 2 the file
+cannot be used (missing file, PGN syntax, unknown Variant or Result value,
+invalid FEN, move text that cannot be read: the message names the line).""", """\
+examples:
+  doublecheck replay game.pgn
+  doublecheck replay game.pgn --json
+  doublecheck play --variant double-move --moves "e4,d4 e5" --pgn game.pgn   (write one)
+
+a record:
+  [Variant "double-move"]
+  [FEN "r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB"]
+  [Result "1-0"]
+
+  1. Qg8+,Qh7# 1-0
+""")
+
+SVG_HELP = ("draw the position as an SVG picture", """\
+Writes an SVG picture of the position reached by --fen and --moves (to
+--output FILE, replacing it, or to stdout): squares the board has, coordinates,
+pieces as lettered discs (light for White, dark for Black, a double ring for a
+double-piece), the side to move and the variant's FEN fields. --turn draws a
+turn as numbered arrows (SAN or coordinates; a turn the rules refuse is drawn
+only when written in coordinates). A drop is a dashed circle.""", """\
+examples:
+  doublecheck svg --output start.svg
+  doublecheck svg --variant double-move --fen 'r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB' --turn "Qg8+,Qh7#" --output mate.svg
+  doublecheck svg --variant symmetric-monster --fen '*p*p*p*p/rnbqkbnr/pppppppp/8/8/8/8/PPP2PPP/RNBK1BNR/*P1*P*P w kq - 0 1 Kk -' --turn "K@d0,*Ke1"
+  doublecheck svg --variant double-chess > double-chess.svg
+""")
+
+
+# ------------------------------------------------------------------ failing
 
 def fail(code: str, message: str, as_json: bool = False) -> int:
+    """Print one error line (and with --json one JSON object on stdout); exit status 2."""
     if as_json:
         print(json.dumps({"error": {"code": code, "message": message}}))
     print(f"error: {code}: {message}", file=sys.stderr)
     return 2
 
 
-def lookup(args) -> int:
-    from oracle import api
-    from tools.engines import OracleEngine
+class UsageError(Exception):
+    """argparse refused the command line (printed like every other error, code ``usage``)."""
 
-    if args.variant not in api.VARIANTS:
-        return fail("unknown-variant", f"unknown variant '{args.variant}' "
-                    f"(known: {', '.join(api.VARIANTS)})", args.json)
-    handled = lookup_extras(args)
-    if handled is not None:
-        return handled
-    req = {"op": args.command, "variant": args.variant}
-    if args.fen is not None:
-        req["fen"] = args.fen
-    if args.moves is not None:
-        req["moves"] = args.moves.split()
-    if args.command == "perft":
-        req.update(depth=args.depth, divide=args.divide, turns=args.turns)
-        if args.jobs > 1:
-            return parallel_perft(args, req)
-    answer = OracleEngine().request(req)
-    if not answer.pop("ok"):
-        return fail(answer["error"]["code"], answer["error"]["message"], args.json)
-    print(json.dumps(answer) if args.json else as_text(args.command, answer))
-    return 0
+    code = USAGE
+
+    def __init__(self, message: str, prog: str):
+        super().__init__(message)
+        self.message = f"{prog}: {message} (see '{prog} --help')"
 
 
-def parallel_perft(args, req) -> int:
-    """perft --jobs N: the same answer as perft, split over N processes by first step."""
-    from oracle.errors import RulesError
-    from tools.parallel_perft import parallel_divide
+class Parser(argparse.ArgumentParser):
+    """argparse, raising UsageError instead of printing and exiting on a bad command line."""
 
-    if req["depth"] < 1:
-        return fail("invalid-request", "--jobs needs --depth 1 or more", args.json)
-    try:
-        table = parallel_divide(args.variant, req.get("fen"), req.get("moves"), req["depth"],
-                                turns=args.turns, jobs=args.jobs)
-    except RulesError as e:
-        return fail(e.code, e.message, args.json)
-    answer = {"nodes": sum(table.values())}
-    if args.divide:
-        answer["divide"] = table
-    print(json.dumps(answer) if args.json else as_text("perft", answer))
-    return 0
+    def error(self, message):
+        raise UsageError(message, self.prog)
 
 
-def rules(args) -> int:
-    from tools.cases import load_cases, load_rules
-
-    catalogue, problems = load_rules(args.cases_dir)
-    for problem in problems:
-        print(f"warning: {problem}", file=sys.stderr)
-    if args.id is None:
-        if args.json:
-            print(json.dumps({"rules": list(catalogue.values())}))
-        else:
-            w = max((len(i) for i in catalogue), default=0)
-            for rule_id, rule in catalogue.items():
-                print(f"{rule_id:<{w}}  {rule.get('title', '')}")
-        return 0
-    rule = catalogue.get(args.id)
-    if rule is None:
-        return fail("unknown-rule", f"no rule with id '{args.id}' in {args.cases_dir}", args.json)
-    cases, _ = load_cases(args.cases_dir)
-    cited = [c.id for c in cases if args.id in c.rules]
-    if args.json:
-        print(json.dumps({"rule": rule, "cases": cited}))
-        return 0
-    print(f"{args.id}: {rule.get('title', '')}")
-    print(textwrap.fill(rule.get("statement", ""), 78, initial_indent="  ", subsequent_indent="  "))
-    print(f"Source: {rule.get('source', '')}")
-    print(f"Variants: {', '.join(rule.get('variants', []))}")
-    print(f"Cases ({len(cited)}):")
-    for case_id in cited:
-        print(f"  {case_id}")
-    return 0
-
-
-def run(args) -> int:
-    from tools.engines import EngineSpec
-    from tools.html_report import write_html_report
-    from tools.runner import run_command
-
-    timeout = args.timeout if args.timeout > 0 else None
-    spec = EngineSpec(command=args.engine, adapter=args.adapter, timeout=timeout)
-    if args.engine and args.engine.startswith("uci:"):   # a UCI engine, through tools/uci.py
-        from tools.uci import UciEngine
-        uci = args.engine[len("uci:"):]
-        spec = EngineSpec(factory=lambda: UciEngine(uci, timeout), label=f"UCI engine {uci!r}")
-    return run_command(args.cases_dir, args.variant, args.rule, args.patterns, args.max_nodes,
-                       spec=spec, jobs=args.jobs, give_up=args.give_up, fmt=args.format,
-                       json_file=args.json, junit_file=args.junit, xfail_file=args.xfail,
-                       write_xfail=args.write_xfail, force=args.force,
-                       extra_reports=[(args.html, write_html_report)] if args.html else [])
-
-
-def add_mutants(sub, fmt):
-    # Listed here for `doublecheck --help`; main() hands `mutants ...` to tools.mutants,
-    # which owns its options (doublecheck mutants --help).
-    sub.add_parser("mutants", help="run the suite against deliberately wrong rules (suite strength)",
-                   add_help=False)
-
-
-def serve(args) -> int:
-    from tools.serve import serve_command
-    return serve_command(args.adapter)
-
-
-def generate(args) -> int:
-    from tools.generate import generate_command
-    return generate_command(args.cases_dir, args.variant, args.check)
-
+# ------------------------------------------------------------ option values
 
 def positive(text: str) -> int:
     value = int(text)
@@ -229,6 +222,24 @@ def seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {value}")
     return value
 
+
+def add_position_options(p, moves_help="space-separated moves played first (coordinates or SAN)"):
+    """--variant, --fen, --moves: the position every lookup starts from."""
+    p.add_argument("--variant", default="chess", help="variant id (default: chess)")
+    p.add_argument("--fen", help="position (default: the variant's start position)")
+    p.add_argument("--moves", metavar='"M1 M2 ..."', help=moves_help)
+
+
+def add_json_option(p, text="print one JSON object"):
+    p.add_argument("--json", action="store_true", help=text)
+
+
+def add_cases_dir_option(p, what="case tree"):
+    p.add_argument("--cases-dir", default=CASES_DIR,
+                   help=f"{what} (default: the one installed with doublecheck, %(default)s)")
+
+
+# -------------------------------------------------------------- subcommands
 
 def add_run(sub, fmt):
     p = sub.add_parser("run", help="run the conformance cases against an implementation",
@@ -261,13 +272,13 @@ examples:
     p.add_argument("--rule", help="only cases that cite this rule id")
     p.add_argument("--max-nodes", type=int, metavar="N",
                    help="skip perft cases expecting more than N nodes (quick runs)")
-    p.add_argument("--cases-dir", default=CASES_DIR, help="case tree to run (default: %(default)s)")
+    add_cases_dir_option(p, "case tree to run")
     who = p.add_mutually_exclusive_group()
     who.add_argument("--engine", metavar='"CMD ARGS"',
                      help="run this command (split like a shell would) as a protocol engine; "
                           "uci:PATH checks a UCI chess engine (docs/uci-bridge.md)")
     who.add_argument("--adapter", metavar="MODULE:CLASS",
-                     help="load this Python adapter class in-process (see docs/protocol.md)")
+                     help="load this Python adapter class in-process (see docs/adapter-guide.md)")
     p.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
                    help="per-request limit for engine processes (default: %(default)g; 0: none)")
     p.add_argument("--jobs", type=positive, default=1, metavar="N",
@@ -287,7 +298,20 @@ examples:
     p.add_argument("--write-xfail", metavar="FILE",
                    help="write the current failures as an xfail file (refuses to replace a file)")
     p.add_argument("--force", action="store_true", help="let --write-xfail replace an existing file")
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run_handler)
+
+
+def run_handler(args) -> int:
+    from doublecheck.harness.engines import engine_spec
+    from doublecheck.harness.html_report import write_html_report
+    from doublecheck.harness.runner import run_command
+
+    spec = engine_spec(args.engine, args.adapter, args.timeout if args.timeout > 0 else None)
+    return run_command(args.cases_dir, args.variant, args.rule, args.patterns, args.max_nodes,
+                       spec=spec, jobs=args.jobs, give_up=args.give_up, fmt=args.format,
+                       json_file=args.json, junit_file=args.junit, xfail_file=args.xfail,
+                       write_xfail=args.write_xfail, force=args.force,
+                       extra_reports=[(args.html, write_html_report)] if args.html else [])
 
 
 def add_serve(sub, fmt):
@@ -304,27 +328,70 @@ examples:
   doublecheck serve --adapter my_adapter:Adapter
 """)
     p.add_argument("--adapter", metavar="MODULE:CLASS", help="serve this adapter instead of the oracle")
-    p.set_defaults(handler=serve)
+    p.set_defaults(handler=lambda args: _serve(args))
+
+
+def _serve(args) -> int:
+    from doublecheck.harness.serve import serve_command
+    return serve_command(args.adapter)
 
 
 def add_lookups(sub, fmt):
+    from doublecheck.lookups.commands import lookup_command
+
     for op, (summary, description) in LOOKUPS.items():
         description, _, examples = description.partition("examples:")
         p = sub.add_parser(op, help=summary, description=description.strip(),
                            epilog="examples:" + examples, formatter_class=fmt)
-        p.add_argument("--variant", default="chess", help="variant id (default: chess)")
-        p.add_argument("--fen", help="position (default: the variant's start position)")
-        p.add_argument("--moves", metavar='"M1 M2 ..."',
-                       help="space-separated moves played first (coordinates or SAN)")
+        add_position_options(p)
         if op == "perft":
             p.add_argument("--depth", type=int, required=True, help="number of moves (or turns)")
             p.add_argument("--divide", action="store_true", help="also count below each first move")
             p.add_argument("--turns", action="store_true", help="count complete turns, not moves")
             p.add_argument("--jobs", type=positive, default=1, metavar="N",
                            help="split the count by first move over N processes (default 1)")
-        add_lookup_options(op, p)
-        p.add_argument("--json", action="store_true", help="print one JSON object")
-        p.set_defaults(handler=lookup)
+        if op == "turns":
+            p.add_argument("--grouped", action="store_true",
+                           help="group the turns by their first move, in SAN and coordinates")
+        if op == "play":
+            p.add_argument("--pgn", metavar="FILE",
+                           help="also write the line as PGN to FILE ('-': print only the PGN)")
+        add_json_option(p)
+        p.set_defaults(handler=lookup_command)
+
+
+def add_people_lookups(sub, fmt):
+    """show, explain, replay, svg: the lookups written for people."""
+    from doublecheck.lookups import commands
+
+    for name, (summary, description, epilog), handler in (
+            ("show", SHOW_HELP, commands.show_command),
+            ("explain", EXPLAIN_HELP, commands.explain_command),
+            ("replay", REPLAY_HELP, commands.replay_command),
+            ("svg", SVG_HELP, commands.svg_command)):
+        p = sub.add_parser(name, help=summary, description=description, epilog=epilog,
+                           formatter_class=fmt)
+        if name == "replay":
+            p.add_argument("file", metavar="FILE.pgn", help="the PGN file")
+            add_json_option(p)
+        elif name == "svg":
+            add_position_options(p, "space-separated moves played first")
+            p.add_argument("--turn", metavar="T", help="draw this turn as numbered arrows: Qg8+,Qh7#")
+            p.add_argument("--title", help="the picture's title (default: variant and FEN)")
+            p.add_argument("--output", "-o", metavar="FILE", help="write here (default: stdout)")
+        else:
+            add_position_options(p, "space-separated moves played first (coordinates or SAN; "
+                                    "a turn's moves joined by commas)")
+            if name == "show":
+                add_json_option(p)
+                p.add_argument("--ascii", action="store_true", help="letters instead of Unicode pieces")
+            else:
+                add_json_option(p, "print one JSON object (keys: docs/lookups.md)")
+                what = p.add_mutually_exclusive_group(required=True)
+                what.add_argument("--move", metavar="M", help="one move: Kxh7, e7e8q, O-O, K@e0, Qg8+,")
+                what.add_argument("--turn", metavar="T",
+                                  help="a whole turn, moves joined by commas: Kxh7,Kh8")
+        p.set_defaults(handler=handler)
 
 
 def add_generate(sub, fmt):
@@ -342,11 +409,18 @@ examples:
 """)
     p.add_argument("--check", action="store_true", help="compare only; write nothing")
     p.add_argument("--variant", help="only the generators of this variant")
-    p.add_argument("--cases-dir", default=CASES_DIR, help="case tree (default: %(default)s)")
-    p.set_defaults(handler=generate)
+    add_cases_dir_option(p)
+    p.set_defaults(handler=lambda args: _generate(args))
+
+
+def _generate(args) -> int:
+    from doublecheck.authoring.generate import generate_command
+    return generate_command(args.cases_dir, args.variant, args.check)
 
 
 def add_rules(sub, fmt):
+    from doublecheck.lookups.commands import rules_command
+
     p = sub.add_parser("rules", help="list the rule catalogue, or show one rule",
                        formatter_class=fmt, description="""\
 Without an id, lists every rule and ruling id with its title. With an id, shows
@@ -358,34 +432,78 @@ examples:
   doublecheck rules FIDE-3.8.2 --json
 """)
     p.add_argument("id", nargs="?", help="a rule id (G3, FIDE-3.8.2, ...)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--cases-dir", default=CASES_DIR, help="case tree (default: %(default)s)")
-    p.set_defaults(handler=rules)
+    add_json_option(p)
+    add_cases_dir_option(p)
+    p.set_defaults(handler=rules_command)
 
 
-# Each entry adds one subcommand (its parser sets ``handler``); the order is the --help order.
-SUBCOMMANDS = [add_run, add_serve, add_lookups, add_commands, add_generate, add_rules, add_mutants]
+def add_mutants(sub, fmt):
+    p = sub.add_parser("mutants", help="run the suite against deliberately wrong rules (suite strength)",
+                       formatter_class=fmt, description="""\
+Runs the cases against deliberately wrong rules (the mutant catalogue,
+docs/mutants.md) and reports which mutants no case catches. Exit status: 0
+every chosen mutant is killed, 1 one survives, 2 bad input.""",
+                       epilog="""\
+examples:
+  doublecheck mutants
+  doublecheck mutants --variant double-move-anul
+  doublecheck mutants --mutant double-move-anul/capture-no-brake
+  doublecheck mutants --list
+""")
+    from doublecheck.authoring.mutants.kill import DEFAULT_MAX_NODES
+    p.add_argument("--variant", metavar="V", help="only the mutants of this variant")
+    p.add_argument("--mutant", metavar="NAME", help="only this mutant (as listed by --list)")
+    p.add_argument("--max-nodes", metavar="N", type=int, default=DEFAULT_MAX_NODES,
+                   help=f"skip perft cases expecting more than N nodes (default {DEFAULT_MAX_NODES}; "
+                        "0: no limit)")
+    p.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    add_json_option(p, "print the results as JSON")
+    add_cases_dir_option(p, "the case tree to run")
+    p.set_defaults(handler=lambda args: _mutants(args))
+
+
+def _mutants(args) -> int:
+    from doublecheck.authoring.mutants.kill import mutants_command
+    if args.max_nodes < 0:
+        raise UsageError("argument --max-nodes: must be 0 (no limit) or more", "doublecheck mutants")
+    return mutants_command(args)
+
+
+# Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.
+SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate, add_rules,
+               add_mutants]
 
 
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="doublecheck", formatter_class=fmt, epilog=MAIN_EPILOG,
         description="Rules-conformance suite and reference oracle for double-move chess variants.")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"doublecheck {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=Parser)
     for add in SUBCOMMANDS:
         add(sub, fmt)
     return parser
 
 
 def main(argv=None) -> int:
+    """Run one command; returns its exit status (never raises, never prints a traceback)."""
+    from doublecheck.casefiles import DataError
+    from doublecheck.harness.engines import HelloError
+    from doublecheck.lookups.pgn import PgnError
+    from doublecheck.oracle.errors import RulesError
+
     argv = sys.argv[1:] if argv is None else list(argv)
+    as_json = "--json" in argv and argv[:1] != ["run"]   # run --json names a report file
     try:
-        if argv[:1] == ["mutants"]:
-            from tools.mutants import main as mutants_main
-            return mutants_main(argv[1:])
         args = build_parser().parse_args(argv)
+        as_json = getattr(args, "json", None) is True
         return args.handler(args)
+    except (RulesError, PgnError, DataError, UsageError) as e:
+        return fail(e.code, e.message, as_json)
+    except HelloError as e:
+        return fail("unusable-engine", str(e), as_json)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -393,7 +511,7 @@ def main(argv=None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as e:  # never show a traceback to the user
-        return fail("internal-error", f"{type(e).__name__}: {e}", "--json" in argv)
+        return fail("internal-error", f"{type(e).__name__}: {e}", as_json)
 
 
 if __name__ == "__main__":

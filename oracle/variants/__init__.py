@@ -7,14 +7,14 @@ only when the variant is first asked for.
 import importlib
 import importlib.util
 
-from oracle.errors import UNKNOWN_VARIANT, RulesError
+from doublecheck.oracle.errors import UNKNOWN_VARIANT, RulesError
 
 REGISTRY = {
-    "chess": "oracle.chess:Chess",
-    "double-move": "oracle.variants.double_move:DoubleMove",
-    "double-move-anul": "oracle.variants.double_move_anul:DoubleMoveAnul",
-    "double-chess": "oracle.variants.double_chess:DoubleChess",
-    "symmetric-monster": "oracle.variants.symmetric_monster:SymmetricMonster",
+    "chess": "doublecheck.oracle.chess:Chess",
+    "double-move": "doublecheck.oracle.variants.double_move:DoubleMove",
+    "double-move-anul": "doublecheck.oracle.variants.double_move_anul:DoubleMoveAnul",
+    "double-chess": "doublecheck.oracle.variants.double_chess:DoubleChess",
+    "symmetric-monster": "doublecheck.oracle.variants.symmetric_monster:SymmetricMonster",
 }
 
 

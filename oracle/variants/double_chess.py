@@ -57,9 +57,9 @@ inside castlings and gives the outside ones names of their own:
 The turn machine is chess's: every move is a whole turn.
 """
 
-from oracle.chess import Chess, castle_rule
-from oracle.geometry import Geometry
-from oracle.position import BLACK, WHITE
+from doublecheck.oracle.chess import Chess, castle_rule
+from doublecheck.oracle.geometry import Geometry
+from doublecheck.oracle.position import BLACK, WHITE
 
 # rook file -> (king's destination file, rook's destination file, SAN name)
 CASTLINGS = {

@@ -49,10 +49,10 @@ import re
 from dataclasses import replace
 from typing import NamedTuple
 
-from oracle.chess import Chess
-from oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError
-from oracle.fen import validate_standard
-from oracle.position import WHITE, Move
+from doublecheck.oracle.chess import Chess
+from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError
+from doublecheck.oracle.fen import validate_standard
+from doublecheck.oracle.position import WHITE, Move
 
 ABILITY_FIELD = re.compile(r"(W|-)(B|-)(m?)")
 LETTER = {"w": "W", "b": "B"}

@@ -30,11 +30,11 @@ without it means ``-``.  A FEN with ``m`` is rejected when it has an en passant
 square, when either king is in check, or when no second move exists.
 """
 
-from oracle import notation
-from oracle.chess import Chess
-from oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError
-from oracle.fen import validate_standard
-from oracle.position import WHITE, Position, other
+from doublecheck.oracle import notation
+from doublecheck.oracle.chess import Chess
+from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError
+from doublecheck.oracle.fen import validate_standard
+from doublecheck.oracle.position import WHITE, Position, other
 
 BOUNDARY, MID_TURN = "-", "m"
 

@@ -47,11 +47,11 @@ turn under way (``d0c1``, ``d4xe5``, ``c7c8q``, ``K@c0``).
 import re
 from typing import NamedTuple
 
-from oracle.chess import SLIDES, Chess, not_over, game_over
-from oracle.errors import INVALID_FEN, RulesError
-from oracle.fen import validate_castling, validate_ep
-from oracle.geometry import Geometry
-from oracle.position import BLACK, WHITE, Move, color_of, colored, other
+from doublecheck.oracle.chess import SLIDES, Chess, not_over, game_over
+from doublecheck.oracle.errors import INVALID_FEN, RulesError
+from doublecheck.oracle.fen import validate_castling, validate_ep
+from doublecheck.oracle.geometry import Geometry
+from doublecheck.oracle.position import BLACK, WHITE, Move, color_of, colored, other
 
 BOARD = Geometry(8, range(0, 10), missing_squares=["a0", "b0", "g0", "h0", "a9", "b9", "g9", "h9"])
 ACTION = re.compile(r"K@([a-p]\d)|([a-p]\d)(x?)([a-p]\d)([qrbn]?)")

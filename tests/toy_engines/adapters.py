@@ -1,8 +1,8 @@
 """In-process adapters for the harness tests (``--adapter tests.toy_engines.adapters:Name``)."""
 
-from oracle import api, variants
-from oracle.perft import turn_text
-from tools.engines import EngineError
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.perft import turn_text
+from doublecheck.adapter import EngineError
 
 
 class ChessMovesOnly:

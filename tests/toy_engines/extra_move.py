@@ -2,7 +2,7 @@
 
 import toy
 
-from oracle import variants
+from doublecheck.oracle import variants
 
 
 def answer(request, opts):

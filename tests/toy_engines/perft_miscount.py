@@ -6,7 +6,7 @@ would; only that one position is wrong. With --no-divide it refuses divide.
 
 import toy
 
-from oracle import variants
+from doublecheck.oracle import variants
 
 BLIND_SPOT = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2"
 

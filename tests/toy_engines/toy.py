@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from oracle import api  # noqa: E402
-from oracle.errors import RulesError  # noqa: E402
+from doublecheck.oracle import api  # noqa: E402
+from doublecheck.oracle.errors import RulesError  # noqa: E402
 
 # The position that makes the crash, hang, garbage and wrong-id engines misbehave.
 TRIGGER_FEN = "4k3/8/8/8/8/8/8/4K2R w - - 0 1"

@@ -9,7 +9,7 @@ more lenient than the project.
 
 It is the worked example of docs/adapter-guide.md. Run the suite against it::
 
-    doublecheck run --adapter tools.adapters.python_chess_adapter:PythonChessAdapter
+    doublecheck run --adapter doublecheck.adapters.python_chess_adapter:PythonChessAdapter
 """
 
 import re

@@ -18,8 +18,8 @@ implementation of the turn machine on top of python-chess.
 
 import random
 
-from oracle import variants
-from tools.generators import Kit
+from doublecheck.oracle import variants
+from doublecheck.authoring.generators import Kit
 
 VARIANT = "double-move-anul"
 GAMES = 6

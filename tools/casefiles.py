@@ -1,4 +1,10 @@
-"""Load the case files and the rule catalogue, and say what is wrong with them.
+"""Where the case tree and the schemas are, how to load them, and what is wrong with them.
+
+Both travel inside the installed package as data: ``CASES_DIR`` is the
+``doublecheck.cases`` folder and ``SCHEMAS_DIR`` the ``doublecheck.schemas``
+folder, found through ``importlib.resources`` (a wheel, an sdist or an
+editable install all look the same from here).  ``--cases-dir`` points the
+commands at another case tree; the schemas always come from the package.
 
 Layout (see ``schemas/``):
 
@@ -22,14 +28,62 @@ import json
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
-ROOT = Path(__file__).resolve().parents[1]
-CASES_DIR = ROOT / "cases"
-SCHEMAS_DIR = ROOT / "schemas"
+CASES_NOT_FOUND = "cases-not-found"        # the case tree is missing or holds nothing usable
+SCHEMA_UNUSABLE = "schema-unusable"        # a schema file is missing, unreadable or not a schema
+
+
+class DataError(Exception):
+    """The case tree or a schema cannot be used at all (a damaged install, a wrong --cases-dir)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def _package_folder(package: str) -> Path:
+    """The folder of a data package of doublecheck (installs are never zipped)."""
+    return Path(str(resources.files(package)))
+
+
+CASES_DIR = _package_folder("doublecheck.cases")
+SCHEMAS_DIR = _package_folder("doublecheck.schemas")
 RULES_GROUP_DIR = "rules"
+
+
+def check_cases_dir(cases_dir) -> Path:
+    """``cases_dir`` as a Path, or DataError(cases-not-found) naming it when it is no case tree."""
+    path = Path(cases_dir)
+    if not path.is_dir():
+        what = "does not exist" if not path.exists() else "is not a directory"
+        hint = " (the installed package is damaged: reinstall doublecheck)" \
+            if path == CASES_DIR else ""
+        raise DataError(CASES_NOT_FOUND, f"the case tree {path} {what}{hint}")
+    if not any(path.glob("*/*.json")):
+        raise DataError(CASES_NOT_FOUND, f"the case tree {path} holds no case files "
+                                         f"(expected <variant>/<topic>.json below it)")
+    return path
+
+
+@lru_cache(maxsize=None)
+def schema(name: str) -> dict:
+    """The JSON Schema ``name`` from the package; DataError(schema-unusable) naming the file if not."""
+    path = SCHEMAS_DIR / name
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        Draft202012Validator.check_schema(data)
+    except FileNotFoundError:
+        raise DataError(SCHEMA_UNUSABLE, f"the schema {path} is missing "
+                                         f"(the installed package is damaged: reinstall doublecheck)") from None
+    except Exception as e:
+        raise DataError(SCHEMA_UNUSABLE, f"the schema {path} cannot be used: "
+                                         f"{type(e).__name__}: {_clip(str(e))}") from None
+    return data
 
 
 @dataclass
@@ -164,13 +218,10 @@ def _read_json(path: Path, where: str, problems: list[str]) -> tuple[bool, objec
 @lru_cache(maxsize=None)
 def _schema_validator(name: str):
     """(validator, None), or (None, reason) when the schema file is unusable."""
-    path = SCHEMAS_DIR / name
     try:
-        schema = json.loads(path.read_text(encoding="utf-8"))
-        Draft202012Validator.check_schema(schema)
-    except Exception as e:  # a broken schema must not hide the case problems
-        return None, f"{path}: unusable schema: {e}"
-    return Draft202012Validator(schema), None
+        return Draft202012Validator(schema(name)), None
+    except DataError as e:  # a broken schema must not hide the case problems
+        return None, e.message
 
 
 def _validator(name: str, problems: list[str]):

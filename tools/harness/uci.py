@@ -37,9 +37,9 @@ import time
 from collections import deque
 from pathlib import Path
 
-from oracle import api, variants
-from oracle.errors import RulesError
-from tools.protocol import EngineFailure, HelloError, kill_engine
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.errors import RulesError
+from doublecheck.harness.protocol import EngineFailure, HelloError, kill_engine
 
 DIVIDE_LINE = re.compile(r"([a-h][1-8][a-h][1-8][qrbn]?): *(\d+)")
 NODES_LINE = re.compile(r"Nodes searched: *(\d+)")

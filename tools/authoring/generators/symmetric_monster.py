@@ -15,8 +15,8 @@ status at the end of each game; every value is the oracle's.
 
 import random
 
-from oracle import variants
-from tools.generators import Kit
+from doublecheck.oracle import variants
+from doublecheck.authoring.generators import Kit
 
 VARIANT = "symmetric-monster"
 GENERATOR = "doublecheck generate"

@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 from html import escape
 
-from oracle import api, variants
-from oracle.errors import RulesError
-from oracle.position import WHITE
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.errors import RulesError
+from doublecheck.oracle.position import WHITE
 
 SQUARE = 48
 MARGIN = 22

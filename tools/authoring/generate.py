@@ -23,8 +23,8 @@ import pkgutil
 import sys
 from pathlib import Path
 
-from tools import generators
-from tools.cases import CASES_DIR
+from doublecheck.authoring import generators
+from doublecheck.casefiles import CASES_DIR
 
 
 def discover(variant=None) -> list:

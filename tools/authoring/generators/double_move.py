@@ -20,8 +20,8 @@ an independent model built on python-chess.
 
 import random
 
-from oracle import api, variants
-from tools.generators import Kit
+from doublecheck.oracle import api, variants
+from doublecheck.authoring.generators import Kit
 
 VARIANT = "double-move"
 GENERATOR = "doublecheck generate"

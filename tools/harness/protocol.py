@@ -32,14 +32,14 @@ from functools import lru_cache
 
 from jsonschema import Draft202012Validator
 
-from tools.cases import SCHEMAS_DIR
+from doublecheck.casefiles import schema as packaged_schema
+from doublecheck.oracle.api import OPS
 
 VERSIONS = ("1",)          # the protocol versions this harness speaks, newest first
 MAX_LINE = 16 * 1024 * 1024  # longest answer line read from an engine
 HELLO_TIMEOUT = 10.0       # the first answer may take this long (engine start-up)
 STDERR_KEEP = 16 * 1024    # bytes of the engine's stderr kept for reports
 STDERR_LINES = 12          # lines of it shown with a crash or a timeout
-OPS = ("moves", "turns", "play", "status", "perft", "fen")
 
 
 class EngineFailure(Exception):
@@ -69,9 +69,8 @@ class HelloError(Exception):
 
 # --- message checks ---------------------------------------------------------
 
-@lru_cache(maxsize=None)
 def _schema() -> dict:
-    return json.loads((SCHEMAS_DIR / "protocol.schema.json").read_text(encoding="utf-8"))
+    return packaged_schema("protocol.schema.json")
 
 
 @lru_cache(maxsize=None)

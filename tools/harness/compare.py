@@ -2,20 +2,20 @@
 
 ``compare(variant, expect, answer, request)`` returns human-readable diff
 lines; an empty list means the answer passes. ``answer`` is an engine answer
-as defined in ``tools.engines``. Only the keys present in ``expect`` are
+as defined in ``doublecheck.harness.engines``. Only the keys present in ``expect`` are
 compared:
 
 - ``moves`` and ``turns`` as sets of strings; missing and extra ones are
   listed in coordinates with their SAN at the request's position (from the
   oracle) when ``request`` is given;
-- ``fen`` semantically (``oracle.api.same_fen``), with a field-by-field diff;
+- ``fen`` semantically (``doublecheck.oracle.api.same_fen``), with a field-by-field diff;
 - ``status``: ``over``, ``result`` and ``reason`` exactly, ``claimable`` as a set;
 - ``nodes`` and ``divide`` exactly;
 - ``error`` by its ``code``.
 """
 
-from oracle import api, variants
-from oracle.errors import RulesError
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.errors import RulesError
 
 FEN_FIELDS = ("placement", "side to move", "castling", "en passant",
               "halfmove clock", "fullmove number")

@@ -13,7 +13,7 @@ variants:
 
 Comments (``{...}``, ``; ...``), NAGs (``$1``), annotation marks (``!``,
 ``?``) and variations in parentheses are skipped; a file may hold several
-games.  ``replay`` checks each turn with ``tools.lookup`` (so an illegal turn
+games.  ``replay`` checks each turn with ``doublecheck.lookups.lookup`` (so an illegal turn
 comes with its reason and rule) and compares the final position's status
 with the ``Result`` tag.
 
@@ -30,10 +30,10 @@ import re
 import textwrap
 from dataclasses import dataclass, field
 
-from oracle import api, variants
-from oracle.errors import INVALID_MOVE_TEXT, RulesError
-from oracle.position import WHITE
-from tools.lookup import Step, explain_at, history_of, play_line, side, status_sentence
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.errors import INVALID_MOVE_TEXT, RulesError
+from doublecheck.oracle.position import WHITE
+from doublecheck.lookups.lookup import Step, explain_at, history_of, play_line, side, status_sentence
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')

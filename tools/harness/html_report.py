@@ -7,7 +7,7 @@ dashed arrows (a turn's halves are numbered), followed by the diff text.
 The page needs no network and no files beside it; a few lines of script let
 the reader filter cases by id.
 
-``write_html_report`` takes the results of ``tools.runner`` (objects with
+``write_html_report`` takes the results of ``doublecheck.harness.runner`` (objects with
 ``case``, ``outcome``, ``lines`` and, when the runner keeps it, ``answer``),
 a ``Run`` holding them, or plain dicts with the same keys; missing fields are
 tolerated.  When the answer itself is not available, the missing and extra
@@ -23,8 +23,8 @@ import tempfile
 from collections import Counter
 from html import escape
 
-from oracle import api, variants
-from tools.svg import position_svg, raw_arrows
+from doublecheck.oracle import api, variants
+from doublecheck.lookups.svg import position_svg, raw_arrows
 
 MISSING_COLOUR = "#1a8f3c"   # expected, not produced
 EXTRA_COLOUR = "#d0312d"     # produced, not expected

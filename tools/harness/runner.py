@@ -25,12 +25,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools import report as reports
-from tools.cases import CASES_DIR, load_cases, select
-from tools.compare import SanNamer, compare, move_list
-from tools.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
-from tools.protocol import response_problems
-from tools.report import OUTCOMES, XFAIL_OUTCOMES
+from doublecheck.harness import report as reports
+from doublecheck.casefiles import CASES_DIR, load_cases, select
+from doublecheck.harness.compare import SanNamer, compare, move_list
+from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
+from doublecheck.harness.protocol import response_problems
+from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
 
 GIVE_UP = 5  # crashes or timeouts in a row after which an engine gets no more cases
 
@@ -39,7 +39,7 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 @dataclass
 class Result:
-    case: object  # tools.cases.Case
+    case: object  # doublecheck.casefiles.Case
     outcome: str
     lines: list[str] = field(default_factory=list)
     seconds: float = 0.0

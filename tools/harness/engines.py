@@ -22,7 +22,7 @@ An adapter class is the small interface documented in docs/protocol.md::
         def close(self): ...                # optional
 
 ``handle`` rejects a request by raising an exception with a string ``code``
-attribute and a ``message`` (``EngineError`` below, or ``oracle.errors.RulesError``).
+attribute and a ``message`` (``EngineError`` below, or ``doublecheck.oracle.errors.RulesError``).
 Any other exception is reported as the engine's ``internal-error``.
 """
 
@@ -36,10 +36,9 @@ import traceback
 from pathlib import Path
 from typing import Protocol
 
-from oracle import api
-from tools.protocol import OPS, Client, EngineFailure, HelloError
-
-ROOT = Path(__file__).resolve().parents[1]
+from doublecheck.adapter import EngineError
+from doublecheck.oracle import api
+from doublecheck.harness.protocol import OPS, Client, EngineFailure, HelloError
 
 __all__ = ["Engine", "EngineError", "EngineFailure", "HelloError", "OracleAdapter",
            "OracleEngine", "AdapterEngine", "SubprocessEngine", "error", "load_adapter",
@@ -57,15 +56,6 @@ class Engine(Protocol):
 
     def close(self) -> None:
         """Release whatever the engine holds (a process, a file)."""
-
-
-class EngineError(Exception):
-    """Raised by an adapter's ``handle`` to refuse a request with a protocol error code."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 def error(code: str, message: str) -> dict:
@@ -250,10 +240,27 @@ class EngineSpec:
             return self.factory()
         if self.command is not None:
             return SubprocessEngine(self.command, self.timeout, self.max_line)
-        argv = [sys.executable, "-m", "tools.serve"]
+        # The server imports the adapter from the current directory, as --adapter does here.
+        argv = [sys.executable, "-m", "doublecheck", "serve"]
         if self.adapter is not None:
             argv += ["--adapter", self.adapter]
-        env = dict(os.environ)
-        paths = [str(ROOT), os.getcwd()] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
-        env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
-        return SubprocessEngine(argv, self.timeout, self.max_line, env=env)
+        return SubprocessEngine(argv, self.timeout, self.max_line)
+
+
+# The kinds of engine ``--engine`` names, by prefix: each maps the text after
+# the prefix (and the timeout) to an EngineSpec.  A command without a known
+# prefix is a program speaking the JSON-lines protocol.
+def _uci_spec(path: str, timeout):
+    from doublecheck.harness.uci import UciEngine
+    return EngineSpec(factory=lambda: UciEngine(path, timeout), label=f"UCI engine {path!r}")
+
+
+ENGINE_KINDS = {"uci:": _uci_spec}
+
+
+def engine_spec(engine: str | None = None, adapter: str | None = None, timeout=10.0) -> EngineSpec:
+    """What ``--engine`` / ``--adapter`` ask for (neither: the built-in oracle)."""
+    for prefix, make in ENGINE_KINDS.items():
+        if engine is not None and engine.startswith(prefix):
+            return make(engine[len(prefix):], timeout)
+    return EngineSpec(command=engine, adapter=adapter, timeout=timeout)

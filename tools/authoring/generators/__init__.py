@@ -1,11 +1,11 @@
-"""Case-file generators, one module per variant; see ``tools.generate`` for the contract.
+"""Case-file generators, one module per variant; see ``doublecheck.authoring.generate`` for the contract.
 
 ``Kit`` holds what every generator module shares: asking the oracle about its
 variant and wrapping results as cases and case files with the module's
 source and generator lines.
 """
 
-from oracle import api
+from doublecheck.oracle import api
 
 
 class Kit:

@@ -1,6 +1,6 @@
 """Reports of a run: plain text, markdown (CI job summaries), JSON, JUnit XML, xfail files.
 
-Every function takes a ``tools.runner.Run``. The JSON report follows
+Every function takes a ``doublecheck.harness.runner.Run``. The JSON report follows
 ``schemas/report.schema.json``; the xfail file format is described in
 docs/harness.md and in ``read_xfail``.
 """

@@ -15,8 +15,8 @@ FEN and status at the end of each game.
 
 import random
 
-from oracle import api, variants
-from tools.generators import Kit
+from doublecheck.oracle import api, variants
+from doublecheck.authoring.generators import Kit
 
 VARIANT = "double-chess"
 GENERATOR = "doublecheck generate"

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from oracle import api, variants
-from oracle.chess import SLIDES
-from oracle.errors import ILLEGAL_MOVE, INVALID_MOVE_TEXT, INVALID_REQUEST, RulesError
-from oracle.geometry import BISHOP_DIRECTIONS, ROOK_DIRECTIONS
-from oracle.notation import read_text
-from oracle.position import BLACK, WHITE, Move, other
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.chess import SLIDES
+from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_MOVE_TEXT, INVALID_REQUEST, RulesError
+from doublecheck.oracle.geometry import BISHOP_DIRECTIONS, ROOK_DIRECTIONS
+from doublecheck.oracle.notation import read_text
+from doublecheck.oracle.position import BLACK, WHITE, Move, other
 
 PIECE_NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
 PIECE_RULES = {"K": "FIDE-3.8.1", "Q": "FIDE-3.4", "R": "FIDE-3.3", "B": "FIDE-3.2",
@@ -79,7 +79,7 @@ class Step:
 
 
 def play_line(rules, fen, moves):
-    """Play move tokens (as ``oracle.api.replay`` does) and keep every step."""
+    """Play move tokens (as ``doublecheck.oracle.api.replay`` does) and keep every step."""
     pos = rules.parse_fen(fen if fen is not None else rules.start_fen)
     steps = []
     for token in api.split_tokens(moves or []):
@@ -818,7 +818,7 @@ def rule_titles(ids, cases_dir=None) -> dict:
         return {}
     if _TITLES is None or cases_dir is not None:
         try:
-            from tools.cases import CASES_DIR, load_rules
+            from doublecheck.casefiles import CASES_DIR, load_rules
             catalogue, _ = load_rules(cases_dir or CASES_DIR)
             titles = {k: v.get("title", "") for k, v in catalogue.items()}
         except Exception:

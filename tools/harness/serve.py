@@ -10,11 +10,10 @@ field of the wrong type gets ``{"ok": false, "error": {"code":
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 
-from tools.protocol import MAX_LINE, OPS, VERSIONS, clip, request_problems, size
+from doublecheck.harness.protocol import MAX_LINE, OPS, VERSIONS, clip, request_problems, size
 
 
 def respond(line: bytes, adapter, claims: dict) -> dict:
@@ -78,7 +77,7 @@ def _error(rid, code: str, message: str) -> dict:
 
 def serve(adapter=None, stdin=None, stdout=None, max_line: int = MAX_LINE) -> int:
     """Answer requests until end of input; returns the exit status (0)."""
-    from tools.engines import OracleAdapter, check_claims
+    from doublecheck.harness.engines import OracleAdapter, check_claims
 
     adapter = adapter or OracleAdapter()
     claims = check_claims(adapter.hello(), type(adapter).__name__)
@@ -100,15 +99,8 @@ def serve(adapter=None, stdin=None, stdout=None, max_line: int = MAX_LINE) -> in
         stdout.flush()
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="doublecheck serve")
-    parser.add_argument("--adapter", metavar="MODULE:CLASS")
-    args = parser.parse_args(argv)
-    return serve_command(args.adapter)
-
-
 def serve_command(adapter_spec: str | None = None) -> int:
-    from tools.engines import HelloError, load_adapter
+    from doublecheck.harness.engines import HelloError, load_adapter
 
     adapter = None
     try:
@@ -123,6 +115,3 @@ def serve_command(adapter_spec: str | None = None) -> int:
     except BrokenPipeError:
         return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

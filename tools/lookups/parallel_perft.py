@@ -8,8 +8,8 @@ the depth, not with the number of nodes.
 
 from concurrent.futures import ProcessPoolExecutor
 
-from oracle import api, variants
-from oracle.perft import perft, perft_turns, turn_text
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.perft import perft, perft_turns, turn_text
 
 
 def _count(task):

@@ -10,7 +10,7 @@ a perft table (depth 2 with divide, and depth 3) covers ten of those positions.
 
 import random
 
-from tools.generators import Kit
+from doublecheck.authoring.generators import Kit
 
 VARIANT = "chess"
 GAMES = 6

@@ -1,0 +1,76 @@
+"""Pieces several variants' mutants share."""
+
+from doublecheck.oracle.chess import Chess
+from doublecheck.oracle.position import WHITE
+
+
+def gives_check(rules, pos, move) -> bool:
+    """Does `move` leave the opponent's king attacked?"""
+    board = rules.move_board(pos, move)
+    king = "k" if pos.turn == WHITE else "K"
+    return rules.attacked(board, board.index(king), pos.turn)
+
+
+def is_double_step(rules, pos, move) -> bool:
+    g = rules.geometry
+    return (move.frm is not None and pos.board[move.frm][-1] in "Pp"
+            and abs(g.rank[move.to] - g.rank[move.frm]) == 2)
+
+
+class GenericTurns:
+    """Mixin: list the turns by walking ``play`` (the oracle's anul class has a faster
+    copy of its turn machine; a mutant that changes ``play`` must not leave that copy behind)."""
+
+    turns = Chess.turns
+
+
+class RookRightMixin:
+    """Rook rights that come back when the rook does (see the chess and double-chess mutants)."""
+
+    def make(self, pos, move, ends_turn=True):
+        after = super().make(pos, move, ends_turn)
+        piece = pos.board[move.frm] if move.frm is not None else None
+        if piece in ("R", "r") and move.castle is None:
+            # neither leaving home nor coming back costs the right
+            after = after.replace(castling=after.castling | (pos.castling & {move.frm, move.to}))
+        return after
+
+    def fen(self, pos):
+        # rights whose rook is away are simply not shown (the FEN stays valid)
+        shown = frozenset(sq for sq in pos.castling if pos.board[sq] in ("R", "r"))
+        return super().fen(pos.replace(castling=shown))
+
+
+class CapturedRookMixin:
+    """A captured rook's right stays (chess and double-chess mutants)."""
+
+    def make(self, pos, move, ends_turn=True):
+        after = super().make(pos, move, ends_turn)
+        if move.to in pos.castling and move.to != move.frm and move.castle is None:
+            taken = pos.board[move.to]
+            if taken is not None and (taken.isupper() != (pos.turn == WHITE)):
+                after = after.replace(castling=after.castling | {move.to})
+        return after
+
+
+class CountsBetweenMixin:
+    """Repetition counts the positions between the two moves of a turn as well.
+
+    The history of a request is kept by ``doublecheck.oracle.api.replay``, which records
+    turn boundaries only; this mutant keeps its own log of the in-between
+    positions of the request being answered (reset when the request's FEN is
+    read) and adds it to that history.
+    """
+
+    def parse_fen(self, text):
+        self.between = []
+        return super().parse_fen(text)
+
+    def play(self, pos, move):
+        after = super().play(pos, move)
+        if self.mid_turn(after):
+            self.between.append(self.identity(self.as_boundary(after)))
+        return after
+
+    def status(self, pos, history=()):
+        return super().status(pos, tuple(history) + tuple(getattr(self, "between", ())))

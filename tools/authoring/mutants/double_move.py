@@ -1,0 +1,200 @@
+"""Mutants of double-move: the one Double Move per side."""
+
+from dataclasses import replace
+
+from doublecheck.authoring.mutants import mutant
+from doublecheck.authoring.mutants.common import (CountsBetweenMixin)
+from doublecheck.oracle.position import BLACK, WHITE, other
+from doublecheck.oracle.variants.double_move import LETTER, Abilities, DoubleMove
+
+
+DM_MATE_SEED = "r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB"
+DM_EP_SEED = "7k/8/8/8/3p4/8/4P3/7K w - - 0 1 WB"
+
+
+@mutant("en-passant-on-second-half", "D4",
+        "the en passant target from the start of the turn stays usable for the second half",
+        {"op": "moves", "fen": "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1 WB", "moves": ["e1d1,"]})
+class EnPassantOnSecondHalf(DoubleMove):
+    def play(self, pos, move):
+        after = super().play(pos, move)
+        return after.replace(ep=pos.ep) if move.opens_double else after
+
+
+@mutant("first-half-target-kept", "D4",
+        "a double step made as the first half still leaves an en passant target after the turn",
+        {"op": "moves", "fen": DM_EP_SEED, "moves": ["e2e4,", "h1g1"]})
+class FirstHalfTargetKept(DoubleMove):
+    def play(self, pos, move):
+        after = super().play(pos, move)
+        if move.opens_double:
+            g = self.geometry
+            piece = pos.board[move.frm]
+            if piece in ("P", "p") and abs(g.rank[move.to] - g.rank[move.frm]) == 2:
+                after = after.replace(ep=(move.to + move.frm) // 2)
+        elif pos.state.mid and after.ep is None and pos.ep is not None:
+            after = after.replace(ep=pos.ep)
+        return after
+
+
+@mutant("first-half-may-expose-king", "DM-every-half-legal",
+        "a first half may leave the own king in check when the second half repairs it",
+        {"op": "status", "fen": DM_MATE_SEED, "moves": ["b3g8,", "g8h7"]})
+class FirstHalfMayExposeKing(DoubleMove):
+    def legal_moves(self, pos):
+        moves = super().legal_moves(pos)
+        if pos.state.mid or not self.has_ability(pos):
+            return moves
+        return moves + [replace(m, opens_double=True) for m in self.pseudo_moves(pos)
+                        if not self.king_safe_after(pos, m) and self.completable(pos, m)]
+
+
+@mutant("mate-after-first-half", "D5",
+        "a first half that leaves the opponent in check with no reply ends the game as mate",
+        {"op": "play", "fen": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1 WB", "moves": ["a1a8,"]})
+class MateAfterFirstHalf(DoubleMove):
+    def play(self, pos, move):
+        after = super().play(pos, move)
+        if not move.opens_double:
+            return after
+        view = self.make(pos, move, ends_turn=True).replace(state=Abilities(after.state.unused, False))
+        if self.in_check(view) and not self.legal_moves(view):
+            return view
+        return after
+
+
+@mutant("draws-between-halves", "G3",
+        "draw rules (dead position, move count, repetition) are judged between the two halves as well",
+        {"op": "status", "fen": "4k3/8/8/8/8/8/8/R3K3 w - - 149 90 WB", "moves": ["a1a2,"]})
+class DrawsBetweenHalves(DoubleMove):
+    def status(self, pos, history=()):
+        if self.mid_turn(pos):
+            pos = pos.replace(state=Abilities(pos.state.unused, False))
+        return super().status(pos, history)
+
+
+@mutant("second-half-takes-king", "D3",
+        "after a checking first half, the second half may capture the king",
+        {"op": "moves", "fen": "4k3/8/8/8/8/8/8/4RK2 w - - 0 1 -Bm"})
+class SecondHalfTakesKing(DoubleMove):
+    taking_kings = False
+
+    def may_capture(self, target):
+        return self.taking_kings or super().may_capture(target)
+
+    def legal_moves(self, pos):
+        moves = super().legal_moves(pos)
+        king = "k" if pos.turn == WHITE else "K"
+        if pos.state.mid and king in pos.board:
+            self.taking_kings = True
+            try:
+                target = pos.board.index(king)
+                moves += [m for m in self.pseudo_moves(pos) if m.to == target]
+            finally:
+                self.taking_kings = False
+        return moves
+
+
+@mutant("abilities-not-in-identity", "D6",
+        "repetition ignores which Double Moves are still unused",
+        {"op": "status", "moves": ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8",
+                                   "g1f3,", "f3g1", "g8f6", "g1f3", "f6g8,", "g8f6"]})
+class AbilitiesNotInIdentity(DoubleMove):
+    def identity(self, pos):
+        return (pos.board, pos.turn, pos.castling, self.legal_ep(pos))
+
+
+@mutant("m-with-ability-accepted", "D1",
+        "a FEN whose 'm' says the side is between halves is accepted although its ability is unspent",
+        {"op": "fen", "fen": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1 WBm"})
+class MWithAbilityAccepted(DoubleMove):
+    def parse_state(self, fields, pos):
+        if fields and fields[0].endswith("m"):
+            state = super().parse_state([fields[0][:-1]], pos)
+            return Abilities(state.unused, True)
+        return super().parse_state(fields, pos)
+
+
+@mutant("uncompletable-first-half", "D2",
+        "a Double Move may be opened by a first half after which no second half exists",
+        {"op": "moves", "fen": "7k/7p/8/7P/8/1q6/8/K7 w - - 0 1 WB"})
+class UncompletableFirstHalf(DoubleMove):
+    def completable(self, pos, move):
+        return True
+
+
+@mutant("ability-never-spent", "DM-ability",
+        "opening a Double Move does not use up the ability, so a side may use it again",
+        {"op": "play", "moves": ["e2e4,", "d2d4"]})
+class AbilityNeverSpent(DoubleMove):
+    def play(self, pos, move):
+        after = super().play(pos, move)
+        return after.replace(state=Abilities(pos.state.unused, after.state.mid))
+
+
+@mutant("fullmove-after-black-first-half", "G2",
+        "the fullmove number grows after Black's first half as well as after its turn",
+        {"op": "play", "fen": "4k3/8/8/8/8/8/8/R3K3 b - - 0 5 WB", "moves": ["e8d8,", "d8c8"]})
+class FullmoveAfterBlackFirstHalf(DoubleMove):
+    def play(self, pos, move):
+        after = super().play(pos, move)
+        if move.opens_double and pos.turn == BLACK:
+            after = after.replace(fullmove=after.fullmove + 1)
+        return after
+
+
+@mutant("clock-counts-turns", "G2",
+        "the halfmove clock counts turns: a Double Move of two quiet moves adds one",
+        {"op": "play", "fen": "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 WB", "moves": ["a1a2,", "a2a3"]})
+class ClockCountsTurns(DoubleMove):
+    def play(self, pos, move):
+        after = super().play(pos, move)
+        if pos.state.mid and after.halfmove == pos.halfmove + 1:
+            after = after.replace(halfmove=pos.halfmove)
+        return after
+
+
+@mutant("no-en-passant-first-half", "D4",
+        "an en passant capture may be an ordinary move but not the first half of a Double Move",
+        {"op": "moves", "fen": DM_EP_SEED, "moves": ["h1g1,", "e2e4"]})
+class NoEnPassantFirstHalf(DoubleMove):
+    def legal_moves(self, pos):
+        return [m for m in super().legal_moves(pos) if not (m.opens_double and m.en_passant)]
+
+
+@mutant("completable-by-pseudo-moves", "D2",
+        "a first half counts as completable when any second half could be made, even one leaving the king in check",
+        {"op": "moves", "fen": "7k/7p/8/7P/8/1q6/8/K7 w - - 0 1 WB"})
+class CompletableByPseudoMoves(DoubleMove):
+    def completable(self, pos, move):
+        return bool(self.pseudo_moves(self.make(pos, move, ends_turn=False)))
+
+
+@mutant("spends-opponents-ability", "DM-ability",
+        "opening a Double Move strikes the opponent's ability from the FEN field instead of the mover's",
+        {"op": "play", "moves": ["e2e4,", "d2d4"]})
+class SpendsOpponentsAbility(DoubleMove):
+    def play(self, pos, move):
+        after = super().play(pos, move)
+        if move.opens_double:
+            unused = pos.state.unused.replace(LETTER[other(pos.turn)], "")
+            after = after.replace(state=Abilities(unused, True))
+        return after
+
+
+@mutant("rights-updated-at-turn-end", "DM-castling",
+        "castling rights are brought up to date only when the turn ends, so a first half's losses do not show between the halves",
+        {"op": "play", "fen": "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 WB", "moves": ["e1g1,"]})
+class RightsUpdatedAtTurnEnd(DoubleMove):
+    def play(self, pos, move):
+        after = super().play(pos, move)
+        return after.replace(castling=pos.castling) if move.opens_double else after
+
+
+@mutant("positions-between-halves-counted", "DM-draws",
+        "the position between the two halves of a Double Move is counted for repetition",
+        {"op": "status", "fen": "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 WB",
+         "moves": ["a1a2,", "a2a1", "e8d8", "a1a2", "d8e8", "a2a1", "e8d8", "a1a2", "d8e8"]})
+class PositionsBetweenHalvesCounted(CountsBetweenMixin, DoubleMove):
+    def as_boundary(self, pos):
+        return pos.replace(state=Abilities(pos.state.unused, False))

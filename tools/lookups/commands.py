@@ -1,0 +1,157 @@
+"""What the lookup commands do once the command line (``doublecheck.cli``) has parsed them.
+
+Every handler takes the parsed arguments and returns the exit status; bad
+input is raised (``RulesError``, ``PgnError``, ``DataError``) and printed by
+the CLI as one ``error: <code>: <message>`` line, exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+
+from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
+from doublecheck.lookups import lookup, pgn
+from doublecheck.lookups.lookup import status_sentence
+from doublecheck.lookups.parallel_perft import parallel_divide
+from doublecheck.lookups.svg import svg_for
+from doublecheck.oracle import api
+from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_VARIANT, RulesError
+
+
+def _moves(args):
+    return args.moves.split() if args.moves else []
+
+
+def _write(path: str, text: str) -> None:
+    """Write a file the user named; an OSError becomes a ``cannot-write`` error."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise RulesError("cannot-write", f"{path}: {e.strerror or e}") from None
+
+
+def as_text(op: str, result: dict) -> str:
+    """A lookup's answer as the plain text the command prints without --json."""
+    if op in ("moves", "turns"):
+        return "\n".join(sorted(result[op]))
+    if op == "perft":
+        lines = [f"{m}: {n}" for m, n in sorted(result.get("divide", {}).items())]
+        return "\n".join(lines + ([""] if lines else []) + [f"Nodes: {result['nodes']}"])
+    if op == "play":
+        return result["fen"] + "\n" + status_sentence(result["status"])
+    if op == "status":
+        return status_sentence(result["status"])
+    return result["fen"]
+
+
+def _print(args, op: str, answer: dict) -> None:
+    print(json.dumps(answer) if args.json else as_text(op, answer))
+
+
+def lookup_command(args) -> int:
+    """moves, turns, perft, play, status, fen: one oracle request, printed."""
+    if args.variant not in api.VARIANTS:
+        raise RulesError(UNKNOWN_VARIANT, f"unknown variant '{args.variant}' "
+                                          f"(known: {', '.join(api.VARIANTS)})")
+    if args.command == "turns" and args.grouped:
+        data = lookup.grouped_turns(args.variant, args.fen, _moves(args))
+        print(json.dumps(data) if args.json else lookup.grouped_turns_text(data))
+        return 0
+    if args.command == "play" and args.pgn:
+        text = pgn.pgn_for_line(args.variant, args.fen, _moves(args))
+        if args.pgn == "-":
+            sys.stdout.write(text)
+            return 0
+        _write(args.pgn, text)
+    req = {"op": args.command, "variant": args.variant}
+    if args.fen is not None:
+        req["fen"] = args.fen
+    if args.moves is not None:
+        req["moves"] = args.moves.split()
+    if args.command == "perft":
+        req.update(depth=args.depth, divide=args.divide, turns=args.turns)
+        if args.jobs > 1:
+            return _parallel_perft(args, req)
+    _print(args, args.command, api.handle(req))
+    return 0
+
+
+def _parallel_perft(args, req) -> int:
+    """perft --jobs N: the same answer as perft, split over N processes by first step."""
+    if req["depth"] < 1:
+        raise RulesError(INVALID_REQUEST, "--jobs needs --depth 1 or more")
+    table = parallel_divide(args.variant, req.get("fen"), req.get("moves"), req["depth"],
+                            turns=args.turns, jobs=args.jobs)
+    answer = {"nodes": sum(table.values())}
+    if args.divide:
+        answer["divide"] = table
+    _print(args, "perft", answer)
+    return 0
+
+
+def rules_command(args) -> int:
+    """The rule catalogue, or one rule with the cases that cite it."""
+    cases_dir = check_cases_dir(args.cases_dir)
+    catalogue, problems = load_rules(cases_dir)
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    if args.id is None:
+        if args.json:
+            print(json.dumps({"rules": list(catalogue.values())}))
+        else:
+            w = max((len(i) for i in catalogue), default=0)
+            for rule_id, rule in catalogue.items():
+                print(f"{rule_id:<{w}}  {rule.get('title', '')}")
+        return 0
+    rule = catalogue.get(args.id)
+    if rule is None:
+        raise DataError("unknown-rule", f"no rule with id '{args.id}' in {args.cases_dir}")
+    cases, _ = load_cases(cases_dir)
+    cited = [c.id for c in cases if args.id in c.rules]
+    if args.json:
+        print(json.dumps({"rule": rule, "cases": cited}))
+        return 0
+    print(f"{args.id}: {rule.get('title', '')}")
+    print(textwrap.fill(rule.get("statement", ""), 78, initial_indent="  ", subsequent_indent="  "))
+    print(f"Source: {rule.get('source', '')}")
+    print(f"Variants: {', '.join(rule.get('variants', []))}")
+    print(f"Cases ({len(cited)}):")
+    for case_id in cited:
+        print(f"  {case_id}")
+    return 0
+
+
+def show_command(args) -> int:
+    if args.json:
+        print(json.dumps(lookup.show_data(args.variant, args.fen, _moves(args))))
+    else:
+        print(lookup.show(args.variant, args.fen, _moves(args), ascii_only=args.ascii))
+    return 0
+
+
+def explain_command(args) -> int:
+    """Exit 0 when the move or turn is legal, 1 when it is not."""
+    result = lookup.explain(args.variant, args.fen, _moves(args), move=args.move, turn=args.turn)
+    if not result["legal"] and result["code"] == INVALID_MOVE_TEXT:
+        raise RulesError(INVALID_MOVE_TEXT, result["reason"])
+    print(json.dumps(result) if args.json else lookup.explain_text(result))
+    return 0 if result["legal"] else 1
+
+
+def replay_command(args) -> int:
+    report = pgn.replay_file(args.file)
+    print(json.dumps(report) if args.json else pgn.report_text(report))
+    return pgn.exit_code(report)
+
+
+def svg_command(args) -> int:
+    text = svg_for(args.variant, args.fen, _moves(args), turn=args.turn, title=args.title)
+    if not args.output or args.output == "-":
+        sys.stdout.write(text)
+        return 0
+    _write(args.output, text)
+    print(f"wrote {args.output}", file=sys.stderr)
+    return 0
