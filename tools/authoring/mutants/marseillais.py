@@ -1,0 +1,282 @@
+"""Mutants of marseillais and marseillais-classic: the mistakes sites make with the family.
+
+Most mistakes are the same for both forms, so each mixin below is registered
+once per form (``@both``); the mistakes about White's first turn exist in one
+form only (``@balanced``, ``@classic``).  Witnesses use positions past White's
+first turn (fullmove 2), where the two forms agree.
+"""
+
+from doublecheck.authoring.mutants import mutant
+from doublecheck.authoring.mutants.common import CountsBetweenMixin, GenericTurns
+from doublecheck.oracle.errors import INVALID_FEN, RulesError
+from doublecheck.oracle.position import WHITE, other
+from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, with_state
+from doublecheck.oracle.variants.marseillais import Marseillais, MarseillaisClassic
+
+CAPTURE = "4k3/8/8/8/8/8/p6p/R3K3 w - - 0 2"
+EN_PASSANT = "4k3/8/8/8/3p4/8/4P3/4K1N1 w - - 0 2"
+ALEKHINE = "4k3/8/8/8/1pPpP3/8/8/4K3 b - c3,e3 0 2"
+STUCK = "7k/7p/8/7P/8/1q6/8/K7 w - - 0 2"
+
+
+def both(slug, rule, description, witness):
+    """Register a mixin as a mutant of each form (``<form>/<slug>``)."""
+    def register(mixin):
+        for base in (Marseillais, MarseillaisClassic):
+            mutant(slug, rule, description, witness)(type(mixin.__name__ + base.__name__, (mixin, base), {}))
+        return mixin
+    return register
+
+
+def balanced(slug, rule, description, witness):
+    return lambda mixin: mutant(slug, rule, description, witness)(
+        type(mixin.__name__ + "Balanced", (mixin, Marseillais), {}))
+
+
+def classic(slug, rule, description, witness):
+    return lambda mixin: mutant(slug, rule, description, witness)(
+        type(mixin.__name__ + "Classic", (mixin, MarseillaisClassic), {}))
+
+
+# ------------------------------------------------------------------ the turn
+
+@both("capture-brakes", "M1",
+      "a capture on move one ends the turn, as in double-move-anul",
+      {"op": "play", "fen": CAPTURE, "moves": ["a1a2"]})
+class CaptureBrakes:
+    def move_one_ends_turn(self, pos, move):
+        capture = move.en_passant or (move.castle is None and pos.board[move.to] is not None)
+        return capture or super().move_one_ends_turn(pos, move)
+
+
+@both("castling-brakes", "M1",
+      "castling ends the turn, as if it were two moves (king and rook)",
+      {"op": "play", "fen": "4k3/8/8/8/8/8/8/4K2R w K - 0 2", "moves": ["e1g1"]})
+class CastlingBrakes:
+    def move_one_ends_turn(self, pos, move):
+        return move.castle is not None or super().move_one_ends_turn(pos, move)
+
+
+@balanced("classic-opening", "M2",
+          "White's first turn has two moves in the balanced form (the classic rule)",
+          {"op": "play", "moves": ["e2e4"]})
+class ClassicOpening:
+    white_opens_with_one_move = False
+
+
+@balanced("black-opens-with-one-move-too", "M2",
+          "every side's turn at fullmove 1 is one move, Black's first turn included",
+          {"op": "play", "moves": ["e2e4", "e7e5"]})
+class BlackOpensWithOneMoveToo:
+    def one_move_turn(self, pos):
+        return pos.fullmove == 1 and pos.state != MID_TURN
+
+
+@classic("balanced-opening", "M2",
+         "White's first turn is one move in the classic form (the balanced rule)",
+         {"op": "play", "moves": ["e2e4"]})
+class BalancedOpening:
+    white_opens_with_one_move = True
+
+
+# ------------------------------------------------------------------ check
+
+@both("check-no-brake", "M3",
+      "a check on move one does not end the turn",
+      {"op": "play", "fen": "4k3/8/8/8/8/8/8/R3K3 w - - 0 2", "moves": ["a1a8"]})
+class CheckNoBrake:
+    def move_one_ends_turn(self, pos, move):
+        return self.one_move_turn(pos)
+
+
+@both("discovered-check-no-brake", "M3",
+      "only a check by the moved piece itself ends the turn, not a discovered one",
+      {"op": "play", "fen": "4k3/8/8/8/4N3/8/8/K3R3 w - - 0 2", "moves": ["e4c3"]})
+class DiscoveredCheckNoBrake:
+    def gives_check(self, pos, move):
+        board = self.move_board(pos, move)
+        movers = {move.to} | ({self.castle_by_rook[move.castle].rook_to} if move.castle is not None else set())
+        white = pos.turn == WHITE
+        only = [p if p is None or p.isupper() != white or sq in movers or p[-1] in "Kk" else "X"
+                for sq, p in enumerate(board)]
+        king = "k" if white else "K"
+        return self.attacked(only, only.index(king), pos.turn)
+
+
+@both("promotion-check-judged-as-pawn", "M3",
+      "the check test looks at the pawn before it promotes, so a checking promotion does not end the turn",
+      {"op": "play", "fen": "4k3/P7/8/8/8/8/8/4K3 w - - 0 2", "moves": ["a7a8q"]})
+class PromotionCheckJudgedAsPawn:
+    def gives_check(self, pos, move):
+        if move.promotion is None:
+            return super().gives_check(pos, move)
+        board = list(pos.board)
+        board[move.to], board[move.frm] = board[move.frm], None
+        king = "k" if pos.turn == WHITE else "K"
+        return self.attacked(board, board.index(king), pos.turn)
+
+
+@both("check-answer-ends-turn", "M3",
+      "a turn that begins in check ends with the move that answers it",
+      {"op": "play", "fen": "4k3/8/8/8/1b6/P7/8/4K3 w - - 0 2", "moves": ["e1e2"]})
+class CheckAnswerEndsTurn:
+    def move_one_ends_turn(self, pos, move):
+        return self.in_check(pos) or super().move_one_ends_turn(pos, move)
+
+
+# ------------------------------------------------------------------ en passant
+
+@both("move-one-double-step-no-target", "M4",
+      "only a double step that ends the turn leaves a target (the double-move-anul rule)",
+      {"op": "moves", "fen": EN_PASSANT, "moves": ["e2e4,g1f3"]})
+class MoveOneDoubleStepNoTarget:
+    def after_move_one(self, pos, move):
+        half = super().after_move_one(pos, move)
+        own = frozenset(t for t in half.ep if self.geometry.rank[t] == self.passed_rank[pos.turn])
+        return half.replace(ep=half.ep - own)
+
+
+@both("second-en-passant-after-any-move", "M4",
+      "move two may take en passant on a target of the turn's start whatever move one was",
+      {"op": "moves", "fen": ALEKHINE, "moves": ["d4d3"]})
+class SecondEnPassantAfterAnyMove:
+    def after_move_one(self, pos, move):
+        half = super().after_move_one(pos, move)
+        kept = frozenset(t for t in self.open_targets(pos)
+                         if t != move.to and self.live(half.board, t, other(pos.turn)))
+        return half.replace(ep=half.ep | kept)
+
+
+@both("no-alekhine", "M4",
+      "move two never takes en passant: the other target dies with the first capture",
+      {"op": "moves", "fen": ALEKHINE, "moves": ["b4c3"]})
+class NoAlekhine:
+    def after_move_one(self, pos, move):
+        half = super().after_move_one(pos, move)
+        return half.replace(ep=frozenset(t for t in half.ep if t not in self.open_targets(pos)))
+
+
+@both("latest-double-step-only", "M4",
+      "one en passant square, as in FIDE chess: a second double step replaces the first target",
+      {"op": "moves", "fen": "4k3/8/8/8/1p1p4/8/2P1P3/4K3 w - - 0 2", "moves": ["c2c4,e2e4"]})
+class LatestDoubleStepOnly:
+    def end_turn(self, pos, move):
+        after = super().end_turn(pos, move)
+        passed = self.passed_square(pos, move)
+        if passed is not None and passed in after.ep:
+            return after.replace(ep=frozenset([passed]))
+        return after
+
+
+@both("start-square-must-be-empty", "M4",
+      "a target dies when the double step's start square is occupied again (the FIDE FEN check carried over)",
+      {"op": "moves", "fen": EN_PASSANT, "moves": ["e2e4,e1e2"]})
+class StartSquareMustBeEmpty:
+    def live(self, board, target, stepper):
+        start = self.pawn_step[other(stepper)][target]
+        return super().live(board, target, stepper) and board[start] is None
+
+
+# ------------------------------------------------------------------ no second move
+
+@both("no-second-move-passes", "M5",
+      "a move one with no legal move two passes the turn (the double-move-anul rule) instead of ending the game",
+      {"op": "play", "fen": STUCK, "moves": ["h5h6"]})
+class NoSecondMovePasses(GenericTurns):
+    def play(self, pos, move):
+        after = super().play(pos, move)
+        if after.state == MID_TURN and not self.has_legal_move(after):
+            return self.end_turn(pos, move)
+        return after
+
+
+@both("no-second-move-refused", "M5",
+      "a move one after which no move two exists is not allowed at all",
+      {"op": "moves", "fen": STUCK})
+class NoSecondMoveRefused:
+    def legal_moves(self, pos):
+        moves = super().legal_moves(pos)
+        if pos.state == MID_TURN:
+            return moves
+        return [m for m in moves if self.move_one_ends_turn(pos, m)
+                or self.has_legal_move(self.after_move_one(pos, m))]
+
+
+@both("stuck-position-invalid", "M7.2",
+      "a position between the moves with no legal move two is refused as a FEN (G9 of the other variants)",
+      {"op": "fen", "fen": "7k/7p/7P/8/8/1q6/8/K7 w - - 0 2 m"})
+class StuckPositionInvalid:
+    def validate(self, pos):
+        super().validate(pos)
+        if pos.state == MID_TURN and not self.has_legal_move(pos):
+            raise RulesError(INVALID_FEN, "no legal move two")
+
+
+@balanced("opening-mid-turn-accepted", "M7.2",
+          "a FEN with White between two moves at fullmove 1 is accepted in the balanced form",
+          {"op": "fen", "fen": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1 m"})
+class OpeningMidTurnAccepted:
+    def validate(self, pos):
+        if pos.state == MID_TURN and pos.fullmove == 1:
+            return super().validate(pos.replace(fullmove=2))
+        return super().validate(pos)
+
+
+# ------------------------------------------------------------------ FEN and repetition
+
+@both("one-square-field-4", "M7",
+      "FEN field 4 takes one square only, as in FIDE chess",
+      {"op": "fen", "fen": ALEKHINE})
+class OneSquareField4:
+    def parse_ep_field(self, text):
+        if "," in text:
+            raise RulesError(INVALID_FEN, f"en passant field {text!r} is not a square")
+        return super().parse_ep_field(text)
+
+
+@both("move-two-target-not-written", "M7",
+      "field 4 shows only the targets move one can take, leaving out one only move two can take",
+      {"op": "fen", "fen": "7k/5b2/8/2pPpP2/8/8/K7/8 w - c6,e6 0 2"})
+class MoveTwoTargetNotWritten:
+    def usable_targets(self, pos):
+        found = {m.to for m in self.legal_moves(pos) if m.en_passant}
+        return tuple(sorted(found, key=self.geometry.file.__getitem__))
+
+
+@both("pending-square-not-written", "M7",
+      "between the moves field 4 leaves out the square of move one's double step (nobody can take it yet)",
+      {"op": "play", "fen": EN_PASSANT, "moves": ["e2e4"]})
+class PendingSquareNotWritten:
+    def format_ep_field(self, pos):
+        g = self.geometry
+        return ",".join(g.name[t] for t in self.usable_targets(pos)) or "-"
+
+
+@both("identity-with-dead-targets", "G3",
+      "repetition compares every live target, also those no legal move can take",
+      {"op": "status", "fen": "4k3/8/8/8/8/8/4P3/4K1N1 w - - 0 2",
+       "moves": ["e2e4,g1f3", "e8d8,d8e8", "f3g1,g1f3", "e8d8,d8e8", "f3g1,g1f3"]})
+class IdentityWithDeadTargets:
+    def identity(self, pos):
+        return (pos.board, pos.turn, pos.castling, pos.ep, pos.state)
+
+
+@both("positions-between-moves-counted", "G3",
+      "the position between the two moves of a turn is counted for repetition",
+      {"op": "status", "fen": "4k3/8/8/8/8/8/8/R3K3 w - - 0 2",
+       "moves": ["a1a2", "a2a3", "e8d8", "d8e8", "a3a1", "a1a2", "e8d8", "d8e8",
+                 "a2a1", "a1a2", "e8d8", "d8e8"]})
+class PositionsBetweenMovesCounted(CountsBetweenMixin):
+    def as_boundary(self, pos):
+        return with_state(pos, BOUNDARY)
+
+
+@both("clock-counts-turns", "G2",
+      "the halfmove clock counts turns: two quiet moves in one turn add one",
+      {"op": "play", "fen": "4k3/7p/8/8/8/8/8/4K1N1 w - - 0 2", "moves": ["g1f3,f3g5"]})
+class ClockCountsTurns:
+    def end_turn(self, pos, move):
+        after = super().end_turn(pos, move)
+        if pos.state == MID_TURN and after.halfmove == pos.halfmove + 1:
+            after = after.replace(halfmove=pos.halfmove)
+        return after
