@@ -69,10 +69,6 @@ class Marseillais(Chess):
 
     # ------------------------------------------------------------ turn machine
 
-    def between_moves(self, pos) -> bool:
-        """Field 7 is ``m``: move one has been played and the same side is to move."""
-        return pos.state == MID_TURN
-
     def mid_turn(self, pos) -> bool:
         """Does the side to move owe a move two?  Not after an M5 move one: with no
         legal move two that turn (and the game) is over, though field 7 stays ``m``."""
@@ -277,7 +273,7 @@ class Marseillais(Chess):
         try:
             move = notation.parse_move(self, pos, text)
         except RulesError as e:
-            reason = self.refusal(pos, text) if e.code == ILLEGAL_MOVE else None
+            reason = self.why_refused(pos, text) if e.code == ILLEGAL_MOVE else None
             if reason is None:
                 raise
             raise RulesError(ILLEGAL_MOVE, f"{e.message}: {reason[1]} ({reason[0]})") from None
@@ -289,6 +285,8 @@ class Marseillais(Chess):
         return move
 
     # --------------------------------------- reasons, for messages and explain
+    # Each answers (rule id, sentence): why a turn ends, why a move text is refused
+    # for a reason of the turn structure, why a turn is not complete yet.
 
     def why_turn_ends(self, pos, move):
         """(rule id, reason) when ``move`` ends the turn, else (None, None)."""
@@ -303,7 +301,15 @@ class Marseillais(Chess):
             return "M5", "no legal move two exists after it, which ends the game as a stalemate"
         return None, None
 
-    def refusal(self, pos, text):
+    def move_two_owed(self, pos):
+        """(rule id, reason) when the side to move still owes a move two, else None."""
+        if not self.mid_turn(pos):
+            return None
+        n = len(self.legal_moves(pos))
+        return "M1", (f"after a move one that gives no check a move two is compulsory "
+                      f"({n} {'is' if n == 1 else 'are'} possible); nobody may pass")
+
+    def why_refused(self, pos, text):
         """(rule id, reason) when the turn structure is why ``text`` is not a legal
         move here, else None: en passant on a target that is not open (M4), any
         move after an M5 move one or in a finished turn."""
