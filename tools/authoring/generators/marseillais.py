@@ -73,26 +73,8 @@ POSITIONS = [
 
 
 def perft_cases(kit) -> list:
-    cases = []
-    for slug, what, fen, runs in [START] + POSITIONS:
-        for depth, turns, divide in runs:
-            request = {"op": "perft"}
-            if fen is not None:
-                request["fen"] = fen
-            request.update(depth=depth, turns=turns)
-            if divide:
-                request["divide"] = True
-            result = kit.ask(**request)
-            expect = {"nodes": result["nodes"]}
-            if divide:
-                expect["divide"] = dict(sorted(result["divide"].items()))
-            unit = "turn" if turns else "move"
-            rules = PERFT_RULES + (["M2"] if fen is None else [])
-            cases.append(kit.case(
-                f"{kit.variant}/generated-perft/{slug}-{unit}s-{depth}", rules,
-                f"{unit} perft {depth}{' with divide' if divide else ''} from {what}",
-                request, expect))
-    return cases
+    return kit.perft_cases([START] + POSITIONS,
+                           lambda fen: PERFT_RULES + (["M2"] if fen is None else []))
 
 
 def kind(rules, pos, move) -> str:
@@ -129,57 +111,27 @@ def playout_cases(kit) -> list:
     cases = []
     for game in range(1, GAMES + 1):
         fen = start_of(game)
-        line = playout(kit.variant, game, fen)
-        prefix = f"{kit.variant}/generated-playouts/game-{game}"
         origin = {"fen": fen} if fen else {}
+        line = playout(kit.variant, game, fen)
+        cases += kit.checkpoint_cases(game, line, EVERY, TURN_RULES, origin)
+        cases += target_cases(kit, game, line, origin)
+        cases.append(kit.final_case(game, line, PLAY_RULES, origin))
+    return cases
 
-        def ask(**request):
-            return kit.ask(**origin, **request)
 
-        listed = None  # (turns, n): the shortest turn list of the game
-        for n in range(EVERY, len(line) + 1, EVERY):
-            played = line[:n]
-            turns = sorted(ask(op="turns", moves=played)["turns"])
-            if listed is None or len(turns) < len(listed[0]):
-                listed = (turns, n)
-            cases.append(kit.case(
-                f"{prefix}-turn-count-after-{n}", TURN_RULES,
-                f"number of legal turns after turn {n} of random game {game}",
-                {"op": "perft", **origin, "moves": played, "depth": 1, "turns": True},
-                {"nodes": len(turns)}))
-            cases.append(kit.case(
-                f"{prefix}-moves-after-{n}", TURN_RULES,
-                f"legal first moves after turn {n} of random game {game}",
-                {"op": "moves", **origin, "moves": played},
-                {"moves": sorted(ask(op="moves", moves=played)["moves"])}))
-            if n < len(line) and "," in line[n]:
-                half = played + [line[n].split(",")[0] + ","]
-                cases.append(kit.case(
-                    f"{prefix}-second-moves-after-{n}", TURN_RULES,
-                    f"legal second moves in turn {n + 1} of random game {game}",
-                    {"op": "moves", **origin, "moves": half},
-                    {"moves": sorted(ask(op="moves", moves=half)["moves"])}))
-        if listed is not None:
-            turns, n = listed
-            cases.append(kit.case(
-                f"{prefix}-turns-after-{n}", TURN_RULES,
-                f"legal turns after turn {n} of random game {game}",
-                {"op": "turns", **origin, "moves": line[:n]}, {"turns": turns}))
-        shown = 0
-        for n in range(1, len(line)):
-            after = ask(op="fen", moves=line[:n])["fen"]
-            if after.split()[3] == "-" or shown == 2:
-                continue
-            shown += 1
-            cases.append(kit.case(
-                f"{prefix}-targets-after-{n}", ["M4", "M7"],
-                f"the FEN after turn {n} of random game {game}, with a usable en passant target",
-                {"op": "fen", **origin, "moves": line[:n]}, {"fen": after}))
-        result = ask(op="play", moves=line)
+def target_cases(kit, game, line, origin) -> list:
+    """The FEN at the first two turn boundaries of the game with a usable target."""
+    cases = []
+    for n in range(1, len(line)):
+        fen = kit.ask(op="fen", **origin, moves=line[:n])["fen"]
+        if fen.split()[3] == "-":
+            continue
         cases.append(kit.case(
-            f"{prefix}-play", PLAY_RULES,
-            f"FEN and status after the {len(line)} turns of random game {game}",
-            {"op": "play", **origin, "moves": line}, {"fen": result["fen"], "status": result["status"]}))
+            f"{kit.variant}/generated-playouts/game-{game}-targets-after-{n}", ["M4", "M7"],
+            f"the FEN after turn {n} of random game {game}, with a usable en passant target",
+            {"op": "fen", **origin, "moves": line[:n]}, {"fen": fen}))
+        if len(cases) == 2:
+            break
     return cases
 
 

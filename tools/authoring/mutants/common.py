@@ -11,6 +11,27 @@ def gives_check(rules, pos, move) -> bool:
     return rules.attacked(board, board.index(king), pos.turn)
 
 
+def checks_by_moved_piece(rules, pos, move) -> bool:
+    """The mistaken check test that sees only the moved piece (and a castling rook), not a
+    piece it uncovers: every other piece of the mover is blanked out before asking."""
+    board = rules.move_board(pos, move)
+    movers = {move.to} | ({rules.castle_by_rook[move.castle].rook_to} if move.castle is not None else set())
+    white = pos.turn == WHITE
+    only = [p if p is None or p.isupper() != white or sq in movers or p[-1] in "Kk" else "X"
+            for sq, p in enumerate(board)]
+    king = "k" if white else "K"
+    return rules.attacked(only, only.index(king), pos.turn)
+
+
+def checks_as_plain_step(rules, pos, move) -> bool:
+    """The mistaken check test that moves only the piece itself, as it was, from its square
+    to the target: a promoting pawn stays a pawn, a castling rook stays at home."""
+    board = list(pos.board)
+    board[move.to], board[move.frm] = board[move.frm], None
+    king = "k" if pos.turn == WHITE else "K"
+    return rules.attacked(board, board.index(king), pos.turn)
+
+
 def is_double_step(rules, pos, move) -> bool:
     g = rules.geometry
     return (move.frm is not None and pos.board[move.frm][-1] in "Pp"

@@ -4,6 +4,7 @@ from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
 from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GenericTurns,
+                                                  checks_as_plain_step, checks_by_moved_piece,
                                                   gives_check, is_double_step)
 from doublecheck.oracle.position import BLACK, WHITE
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, with_state
@@ -34,13 +35,7 @@ class DiscoveredCheckNoBrake(DoubleMoveAnul):
     def brakes(self, pos, move):
         if move.en_passant or (move.castle is None and pos.board[move.to] is not None):
             return True
-        board = self.move_board(pos, move)
-        movers = {move.to} | ({self.castle_by_rook[move.castle].rook_to} if move.castle is not None else set())
-        white = pos.turn == WHITE
-        only = [p if p is None or p.isupper() != white or sq in movers or p[-1] in "Kk" else "X"
-                for sq, p in enumerate(board)]
-        king = "k" if white else "K"
-        return self.attacked(only, only.index(king), pos.turn)
+        return checks_by_moved_piece(self, pos, move)
 
 
 @mutant("white-opens-with-one-move", "DA-opening-turn",
@@ -170,10 +165,7 @@ class CastlingCheckMissed(DoubleMoveAnul):
     def brakes(self, pos, move):
         if move.castle is None:
             return super().brakes(pos, move)
-        board = list(pos.board)
-        board[move.to], board[move.frm] = board[move.frm], None
-        king = "k" if pos.turn == WHITE else "K"
-        return self.attacked(board, board.index(king), pos.turn)
+        return checks_as_plain_step(self, pos, move)
 
 
 @mutant("second-move-exists-by-pseudo-moves", "DA-no-pass",

@@ -7,9 +7,10 @@ first turn (fullmove 2), where the two forms agree.
 """
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import CountsBetweenMixin, GenericTurns
+from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GenericTurns, checks_as_plain_step,
+                                                  checks_by_moved_piece)
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
-from doublecheck.oracle.position import WHITE, other
+from doublecheck.oracle.position import other
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, with_state
 from doublecheck.oracle.variants.marseillais import Marseillais, MarseillaisClassic
 
@@ -94,13 +95,7 @@ class CheckNoBrake:
       {"op": "play", "fen": "4k3/8/8/8/4N3/8/8/K3R3 w - - 0 2", "moves": ["e4c3"]})
 class DiscoveredCheckNoBrake:
     def gives_check(self, pos, move):
-        board = self.move_board(pos, move)
-        movers = {move.to} | ({self.castle_by_rook[move.castle].rook_to} if move.castle is not None else set())
-        white = pos.turn == WHITE
-        only = [p if p is None or p.isupper() != white or sq in movers or p[-1] in "Kk" else "X"
-                for sq, p in enumerate(board)]
-        king = "k" if white else "K"
-        return self.attacked(only, only.index(king), pos.turn)
+        return checks_by_moved_piece(self, pos, move)
 
 
 @both("promotion-check-judged-as-pawn", "M3",
@@ -110,10 +105,7 @@ class PromotionCheckJudgedAsPawn:
     def gives_check(self, pos, move):
         if move.promotion is None:
             return super().gives_check(pos, move)
-        board = list(pos.board)
-        board[move.to], board[move.frm] = board[move.frm], None
-        king = "k" if pos.turn == WHITE else "K"
-        return self.attacked(board, board.index(king), pos.turn)
+        return checks_as_plain_step(self, pos, move)
 
 
 @both("check-answer-ends-turn", "M3",
