@@ -311,8 +311,8 @@ class Marseillais(Chess):
 
     def why_refused(self, pos, text):
         """(rule id, reason) when the turn structure is why ``text`` is not a legal
-        move here, else None: en passant on a target that is not open (M4), any
-        move after an M5 move one or in a finished turn."""
+        move here, else None: any move after an M5 move one (M5), a pawn capture onto
+        an empty square behind an enemy pawn that is no open target (M4)."""
         try:
             wanted = notation.read_text(self, text.strip().rstrip(","))
         except RulesError:
@@ -320,7 +320,8 @@ class Marseillais(Chess):
         if pos.state == MID_TURN and not self.has_legal_move(pos):
             return "M5", "no legal move two exists, so the game ended in stalemate after move one"
         to = wanted.to
-        if to is None or wanted.kind == "castling":
+        pawn_text = wanted.kind == "coordinates" or (wanted.kind == "san" and wanted.letter == "P")
+        if not pawn_text:
             return None
         g = self.geometry
         mover_pawn = "P" if pos.turn == WHITE else "p"
@@ -331,7 +332,7 @@ class Marseillais(Chess):
         victim = g.square(g.file[to], g.rank[to] - self.forward[pos.turn])
         if pos.board[victim] != ("p" if pos.turn == WHITE else "P"):
             return None
-        if to in pos.ep and to in self.open_targets(pos):
+        if to in self.open_targets(pos):
             return None       # open: refused for some other reason (a pin, say)
         if pos.state == MID_TURN:
             return ("M4", "move two may take en passant only when move one took en passant, and "
