@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from doublecheck.harness import report as reports
-from doublecheck.casefiles import CASES_DIR, load_cases, select
+from doublecheck.casefiles import CASES_DIR, check_cases_dir, load_cases, schema, select
 from doublecheck.harness.compare import SanNamer, compare, move_list
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
 from doublecheck.harness.protocol import response_problems
@@ -411,9 +411,8 @@ def run_command(cases_dir=CASES_DIR, variant=None, rule=None, patterns=(), max_n
             for line in trouble:
                 print(f"error: {line}", file=err)
             return EXIT_USAGE
-    if not Path(cases_dir).is_dir():
-        print(f"error: cases directory {cases_dir} does not exist", file=err)
-        return EXIT_USAGE
+    cases_dir = check_cases_dir(cases_dir)      # DataError: the CLI prints it, exit 2
+    schema("protocol.schema.json")              # the answers are checked against it
     cases, problems = load_cases(cases_dir)
     chosen = select_cases(cases, variant, rule, patterns)
     if not chosen:

@@ -100,16 +100,15 @@ def serve(adapter=None, stdin=None, stdout=None, max_line: int = MAX_LINE) -> in
 
 
 def serve_command(adapter_spec: str | None = None) -> int:
-    from doublecheck.harness.engines import HelloError, load_adapter
+    """``doublecheck serve``; an adapter that cannot load raises HelloError, a damaged
+    install DataError (the CLI prints either as one error line, exit 2)."""
+    from doublecheck.casefiles import schema
+    from doublecheck.harness.engines import load_adapter
 
-    adapter = None
+    schema("protocol.schema.json")  # every request is checked against it: fail now, not per line
+    adapter = load_adapter(adapter_spec)() if adapter_spec else None
     try:
-        if adapter_spec:
-            adapter = load_adapter(adapter_spec)()
         return serve(adapter)
-    except HelloError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
