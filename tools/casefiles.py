@@ -56,15 +56,16 @@ SCHEMAS_DIR = _package_folder("doublecheck.schemas")
 RULES_GROUP_DIR = "rules"
 
 
-def check_cases_dir(cases_dir) -> Path:
-    """``cases_dir`` as a Path, or DataError(cases-not-found) naming it when it is no case tree."""
+def check_cases_dir(cases_dir, need_cases: bool = True) -> Path:
+    """``cases_dir`` as a Path, or DataError(cases-not-found) naming it when it is no case tree
+    (with ``need_cases=False`` an existing empty folder will do)."""
     path = Path(cases_dir)
     if not path.is_dir():
         what = "does not exist" if not path.exists() else "is not a directory"
         hint = " (the installed package is damaged: reinstall doublecheck)" \
             if path == CASES_DIR else ""
         raise DataError(CASES_NOT_FOUND, f"the case tree {path} {what}{hint}")
-    if not any(path.glob("*/*.json")):
+    if need_cases and not any(path.glob("*/*.json")):
         raise DataError(CASES_NOT_FOUND, f"the case tree {path} holds no case files "
                                          f"(expected <variant>/<topic>.json below it)")
     return path

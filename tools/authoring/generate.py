@@ -59,7 +59,7 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
                      out=None, err=None) -> int:
     """Write (or with ``check``, compare) every generated file; returns the exit code."""
     out, err = out or sys.stdout, err or sys.stderr
-    cases_dir = check_cases_dir(cases_dir) if check else Path(cases_dir)
+    cases_dir = check_cases_dir(cases_dir, need_cases=False) if check else Path(cases_dir)
     if not discover(variant):
         print(f"error: no generator for variant '{variant}'", file=err)
         return 2
