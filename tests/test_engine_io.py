@@ -221,33 +221,27 @@ def test_the_uci_bridge_uses_the_same_transport():
 
 # --- one request's limit: request(req, timeout=...) ------------------------------
 
-TRIGGER = {"op": "moves", "variant": "chess", "fen": TRIGGER_FEN}
+PERFT_FOREVER = {"op": "perft", "variant": "chess", "depth": 3}   # for the toys below
+START_MOVES = {"op": "moves", "variant": "chess"}
 
 
-def test_subprocess_engine_takes_a_limit_per_request():
-    engine = SubprocessEngine(toy("hang"), timeout=300)
+@pytest.mark.parametrize("make,hangs_on", [
+    (lambda: SubprocessEngine(toy("hang"), timeout=300),
+     {"op": "moves", "variant": "chess", "fen": TRIGGER_FEN}),
+    (lambda: UciEngine([sys.executable, str(TOYS / "fake_uci.py"), "hang"], timeout=300),
+     PERFT_FOREVER),
+    (lambda: AdapterEngine(adapters.Endless(), timeout=300), PERFT_FOREVER),
+], ids=["protocol", "uci", "adapter"])
+def test_every_engine_kind_takes_a_limit_per_request(make, hangs_on):
+    engine = make()
     try:
         engine.hello()
         with pytest.raises(EngineFailure) as failure:
-            engine.request(TRIGGER, timeout=0.5)
+            engine.request(hangs_on, timeout=0.5)
         assert failure.value.kind == "timeout" and "no answer within 0.5 s" in failure.value.message
-        assert engine.request({"op": "fen", "variant": "chess"}, timeout=0)["ok"]  # 0: no limit
+        assert engine.request(START_MOVES, timeout=0)["ok"]   # 0: no limit
     finally:
         engine.close()
-
-
-def test_uci_engine_takes_a_limit_per_request():
-    engine = UciEngine([sys.executable, str(TOYS / "fake_uci.py"), "hang"], timeout=300)
-    try:
-        engine.hello()
-        with pytest.raises(EngineFailure) as failure:
-            engine.request({"op": "perft", "variant": "chess", "depth": 3}, timeout=0.5)
-        assert failure.value.kind == "timeout" and "no answer within 0.5 s" in failure.value.message
-    finally:
-        engine.close()
-
-
-PERFT_FOREVER = {"op": "perft", "variant": "chess", "depth": 3}
 
 
 def test_in_process_adapter_is_stopped_at_its_limit_and_goes_on():
@@ -257,7 +251,7 @@ def test_in_process_adapter_is_stopped_at_its_limit_and_goes_on():
         engine.request(PERFT_FOREVER, timeout=0.3)
     assert failure.value.kind == "timeout"
     assert failure.value.message == "no answer within 0.3 s; the request was stopped"
-    assert engine.request({"op": "moves", "variant": "chess"})["ok"]
+    assert engine.request(START_MOVES)["ok"]
     with pytest.raises(EngineFailure, match="within 0.2 s"):
         AdapterEngine(adapters.Endless(), timeout=0.2).request(PERFT_FOREVER)  # its own limit
 

@@ -107,7 +107,7 @@ def _alarm(seconds: float):
             yield
         return
     previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6))  # (below a microsecond it would not fire)
     try:
         yield
     finally:
