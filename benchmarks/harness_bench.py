@@ -47,7 +47,7 @@ def main():
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
     serve = [sys.executable, "-m", "doublecheck", "serve"]
-    engines = [("in-process", EngineSpec()),
+    engines = [("in-process", EngineSpec(timeout=None)),
                ("doublecheck serve", EngineSpec(command=" ".join(serve), timeout=None))]
     best = {}
     for _ in range(args.runs):

@@ -280,7 +280,8 @@ examples:
     who.add_argument("--adapter", metavar="MODULE:CLASS",
                      help="load this Python adapter class in-process (see docs/adapter-guide.md)")
     p.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
-                   help="per-request limit for engine processes (default: %(default)g; 0: none)")
+                   help="per-request limit, for engine processes and in-process runs alike "
+                        "(default: %(default)g; 0: none)")
     p.add_argument("--jobs", type=positive, default=1, metavar="N",
                    help="run N engine processes in parallel (the oracle and adapters are then "
                         "run by N 'doublecheck serve' processes)")
@@ -319,21 +320,28 @@ def add_serve(sub, fmt):
                        formatter_class=fmt, description="""\
 Speaks the JSON-lines engine protocol (docs/protocol.md): one request per line
 on stdin, one response per line on stdout, until end of input. This is the
-reference server; --adapter serves a Python adapter class instead of the oracle.""",
+reference server; --adapter serves a Python adapter class instead of the oracle.
+A request that runs longer than --budget seconds is stopped and answered with
+the error code budget-exceeded; the server goes on with the next request.""",
                        epilog="""\
 examples:
   doublecheck serve
   echo '{"id": 1, "op": "moves", "variant": "chess"}' | doublecheck serve
   doublecheck run --engine "doublecheck serve"
   doublecheck serve --adapter my_adapter:Adapter
+  doublecheck serve --budget 60                 stop any request after a minute
 """)
+    from doublecheck.harness.serve import DEFAULT_BUDGET
     p.add_argument("--adapter", metavar="MODULE:CLASS", help="serve this adapter instead of the oracle")
+    p.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
+                   help="time one request may run before it is stopped and answered "
+                        "budget-exceeded (default: %(default)g, two hours; 0: no limit)")
     p.set_defaults(handler=lambda args: _serve(args))
 
 
 def _serve(args) -> int:
     from doublecheck.harness.serve import serve_command
-    return serve_command(args.adapter)
+    return serve_command(args.adapter, args.budget)
 
 
 def add_lookups(sub, fmt):

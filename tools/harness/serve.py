@@ -5,7 +5,9 @@ stdout, flushing after each, until end of input. Nothing a client sends can
 stop it: a line that is not a JSON object, lacks an id or an op, or has a
 field of the wrong type gets ``{"ok": false, "error": {"code":
 "invalid-request", ...}}``; an operation the engine does not offer gets
-``unsupported``; a failure inside the engine gets ``internal-error``.
+``unsupported``; a failure inside the engine gets ``internal-error``; a
+request that runs longer than the server's budget (``--budget``) is stopped
+and gets ``budget-exceeded``, and the next request is answered as usual.
 """
 
 from __future__ import annotations
@@ -13,10 +15,16 @@ from __future__ import annotations
 import json
 import sys
 
-from doublecheck.harness.protocol import MAX_LINE, OPS, VERSIONS, clip, request_problems, size
+from doublecheck.harness.deadline import TimeLimitExceeded, time_limit
+from doublecheck.harness.protocol import (BUDGET_EXCEEDED, MAX_LINE, OPS, VERSIONS, clip,
+                                          request_problems, size)
+
+# Seconds one request may run (docs/protocol.md, "Time budget per request"): two hours, room
+# for a perft request of 300 million nodes at 50,000 nodes per second.
+DEFAULT_BUDGET = 7200.0
 
 
-def respond(line: bytes, adapter, claims: dict) -> dict:
+def respond(line: bytes, adapter, claims: dict, budget: float | None = DEFAULT_BUDGET) -> dict:
     """The response to one request line."""
     try:
         request = json.loads(line.decode("utf-8"))
@@ -46,7 +54,12 @@ def respond(line: bytes, adapter, claims: dict) -> dict:
                                               f"this engine knows {', '.join(claims['variants'])}")
     body = {k: v for k, v in request.items() if k != "id"}
     try:
-        result = adapter.handle(body)
+        with time_limit(budget):
+            result = adapter.handle(body)
+    except TimeLimitExceeded as e:
+        return _error(rid, BUDGET_EXCEEDED, f"the request ran for the server's whole budget of "
+                      f"{e.seconds:g} s and was stopped; start the server with a larger "
+                      f"'doublecheck serve --budget SECONDS' (0: no limit)")
     except Exception as e:
         code = getattr(e, "code", None)
         if isinstance(code, str) and code:
@@ -75,8 +88,12 @@ def _error(rid, code: str, message: str) -> dict:
     return {"id": rid, "ok": False, "error": {"code": code, "message": message}}
 
 
-def serve(adapter=None, stdin=None, stdout=None, max_line: int = MAX_LINE) -> int:
-    """Answer requests until end of input; returns the exit status (0)."""
+def serve(adapter=None, stdin=None, stdout=None, max_line: int = MAX_LINE,
+          budget: float | None = DEFAULT_BUDGET) -> int:
+    """Answer requests until end of input; returns the exit status (0).
+
+    ``budget``: seconds one request may run before it is answered ``budget-exceeded``
+    (None or 0: no limit)."""
     from doublecheck.harness.engines import OracleAdapter, check_claims
 
     adapter = adapter or OracleAdapter()
@@ -94,12 +111,12 @@ def serve(adapter=None, stdin=None, stdout=None, max_line: int = MAX_LINE) -> in
         elif not line.strip():
             continue
         else:
-            answer = respond(line, adapter, claims)
+            answer = respond(line, adapter, claims, budget)
         stdout.write(json.dumps(answer, separators=(",", ":")).encode("utf-8") + b"\n")
         stdout.flush()
 
 
-def serve_command(adapter_spec: str | None = None) -> int:
+def serve_command(adapter_spec: str | None = None, budget: float | None = DEFAULT_BUDGET) -> int:
     """``doublecheck serve``; an adapter that cannot load raises HelloError, a damaged
     install DataError (the CLI prints either as one error line, exit 2)."""
     from doublecheck.casefiles import schema
@@ -108,7 +125,7 @@ def serve_command(adapter_spec: str | None = None) -> int:
     schema("protocol.schema.json")  # every request is checked against it: fail now, not per line
     adapter = load_adapter(adapter_spec)() if adapter_spec else None
     try:
-        return serve(adapter)
+        return serve(adapter, budget=budget)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
