@@ -4,7 +4,6 @@ Run in-process:       doublecheck run --adapter my_adapter:MyAdapter --variant c
 Run as a subprocess:  doublecheck run --engine "python3 my_adapter.py" --variant chess
 """
 
-import chess
 
 from doublecheck.adapter import ILLEGAL_MOVE, INVALID_FEN, EngineError, serve
 from tools.movegen import perft, position
