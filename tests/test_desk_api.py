@@ -164,6 +164,30 @@ def test_position_in_symmetric_monster_offers_the_drop_and_names_lost_kings(desk
     assert "White has lost its double-king, so its double-pieces may not move." in gone["notes"]
 
 
+def test_position_ends_the_turn_where_the_rules_end_it(desk):
+    # double-move-anul (A1): a capture on move one ends the turn; a quiet move one does not
+    line = ["e2e4,", "d2d4", "d7d5,", "b8c6"]
+    quiet = ok(desk, "position", {"variant": "double-move-anul", "moves": line + ["g1f3"]})
+    assert quiet["mid_turn"] and quiet["to_move"] == "white"
+    capture = ok(desk, "position", {"variant": "double-move-anul", "moves": line + ["e4d5"]})
+    assert not capture["mid_turn"] and capture["to_move"] == "black"
+    assert capture["line"][-1] == {"number": 2, "side": "white", "san": "exd5", "moves": ["e4d5"],
+                                   "complete": True, "from": 4, "upto": 5}
+    # symmetric-monster (S4): a double-piece action is the first of two; a single move is a turn
+    double = ok(desk, "position", {"variant": "symmetric-monster", "fen": SM_FEN, "moves": ["e0e1"]})
+    assert double["mid_turn"] and double["to_move"] == "white"
+    single = ok(desk, "position", {"variant": "symmetric-monster", "fen": SM_FEN, "moves": ["a2a3"]})
+    assert not single["mid_turn"] and single["to_move"] == "black"
+
+
+def test_position_says_which_draws_may_be_claimed(desk):
+    # G3: the start position again after two knight round trips each, a third time: threefold
+    trip = ["g1f3", "g8f6", "f3g1", "f6g8"]
+    answer = ok(desk, "position", {"moves": trip * 2})
+    assert answer["status"]["claimable"] == ["threefold-repetition"]
+    assert "A draw can be claimed by threefold repetition." in answer["status_text"]
+
+
 def test_position_refuses_a_line_that_does_not_play(desk):
     message = refused(desk, "position", {"moves": ["e2e4", "e2e4"]}, "illegal-move")
     assert "e2e4" in message

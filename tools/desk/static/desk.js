@@ -155,7 +155,8 @@ function renderTurn(view) {
     box.textContent = `${capital(turn.side)}'s turn ${label} is under way: ${halves}; ` +
       `the turn goes on (${view.moves.length} possible next moves).`;
   } else {
-    box.textContent = `Last turn: ${label} ${turn.san} (${halves}). ${capital(view.to_move)} to move.`;
+    const parts = moves.length > 1 ? ` (${halves})` : "";
+    box.textContent = `Last turn: ${label} ${turn.san}${parts}. ${capital(view.to_move)} to move.`;
   }
 }
 
