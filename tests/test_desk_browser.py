@@ -54,7 +54,14 @@ def test_seed_000_mate_by_clicks(browser, tmp_path):
     assert browser.text("status").startswith("The game is over: White wins (1-0)")
     assert "1. Qg8+,Qh7#" in browser.text("line")
     assert browser.piece("h7") == "Q" and browser.piece("b3") is None
+    assert browser.fen() == "r2q3k/ppp3pQ/2np2Pp/5b2/3P1B2/6P1/PPP2P2/3R2K1 b - - 2 1 -B"
     browser.screenshot(tmp_path / "mate.png")
+    browser.click("copy-fen")
+    assert browser.text("copied")          # copied, or told to copy by hand where no clipboard
+    browser.click("copy-pgn")
+    pgn = browser.driver.find_element(browser.by.ID, "pgn-output").get_attribute("value")
+    assert '[Variant "double-move"]' in pgn and f'[FEN "{MATE_FEN}"]' in pgn
+    assert "1. Qg8+,Qh7# 1-0" in pgn
     assert browser.console_errors() == []
 
 

@@ -99,10 +99,6 @@ def line_of(request: dict):
     return rules, fen, tokens
 
 
-def side(color: str) -> str:
-    return "white" if color == WHITE else "black"
-
-
 # ------------------------------------------------------------ position
 
 def position(request: dict) -> dict:
@@ -116,15 +112,15 @@ def position(request: dict) -> dict:
                       f"line), not {at!r}")
     start = rules.parse_fen(fen if fen is not None else rules.start_fen)
     try:
-        turns, _ = pgn.turns_of_line(rules, start, tokens)
+        turns, final = pgn.turns_of_line(rules, start, tokens)
     except RulesError as e:
         raise RulesError(e.code, f"the line cannot be played: {e.message}") from None
-    pos, _ = api.replay(rules, fen, tokens[:at])
+    pos = final if at == len(tokens) else api.replay(rules, fen, tokens[:at])[0]
     shown = lookup.show_data(rules.name, fen, tokens[:at])
     line, arrows, begin = [], [], 0
     for turn_start, sans, complete in turns:
         end = begin + len(sans)
-        line.append({"number": turn_start.fullmove, "side": side(turn_start.turn),
+        line.append({"number": turn_start.fullmove, "side": lookup.side(turn_start.turn).lower(),
                      "san": ",".join(sans) + ("" if complete else ","),
                      "moves": tokens[begin:end], "complete": complete, "from": begin, "upto": end})
         if begin < at <= end:             # the turn the board is in (or has just finished)
@@ -167,7 +163,7 @@ def king_notes(rules, pos) -> list[str]:
         for question, words in KING_NOTES:
             ask = getattr(rules, question, None)
             if ask is not None and not ask(pos.replace(turn=color)):
-                out.append(f"{side(color).capitalize()} {words}.")
+                out.append(f"{lookup.side(color)} {words}.")
     return out
 
 
