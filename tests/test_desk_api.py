@@ -401,6 +401,18 @@ def test_the_server_keeps_answering_after_bad_input(desk):
     assert ok(desk, "position", {})["to_move"] == "white"
 
 
+def test_a_fault_of_the_desk_is_a_500_and_the_server_goes_on(desk, monkeypatch, capsys):
+    def broken(request):
+        raise ZeroDivisionError("a planted fault")
+
+    monkeypatch.setattr(ops, "position", broken)
+    message = refused(desk, "position", {}, "internal-error", status=500)
+    assert message == "ZeroDivisionError: a planted fault"
+    assert "Traceback" in capsys.readouterr().err               # logged for whoever runs it
+    monkeypatch.undo()
+    assert ok(desk, "position", {})["to_move"] == "white"
+
+
 def test_tabs_cannot_disturb_each_other(desk):
     """Many lines asked about at once, interleaved: each answer is the one asked alone."""
     lines = [("double-move", None, ["e2e4,", "d2d4", "e7e5"]),

@@ -54,11 +54,12 @@ PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src
                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 HTTP_STATUS = {UNSUPPORTED: 404, "not-found": 404, "method-not-allowed": 405,
                "length-required": 411, "too-large": 413, "unsupported-media-type": 415,
-               "forbidden": 403, "internal-error": 500}
+               "forbidden": 403, "internal-error": 500,
+               "cases-not-found": 500, "schema-unusable": 500}   # a damaged install
 
 
 class DeskError(Exception):
-    """A request the server refuses before any operation runs (code, message, HTTP status)."""
+    """A request the server refuses before any operation runs (``HTTP_STATUS`` maps its code)."""
 
     def __init__(self, code: str, message: str):
         super().__init__(f"{code}: {message}")
@@ -173,8 +174,8 @@ class Handler(BaseHTTPRequestHandler):
             if path.startswith("/api/"):
                 raise DeskError("method-not-allowed", f"{path} takes POST with a JSON body")
             raise DeskError("not-found", f"nothing at {path}; the desk is at /")
-        except DeskError as e:
-            self.send_error_json(e.code, e.message, head)
+        except Exception as e:  # noqa: BLE001  answered, never fatal (see refuse)
+            self.refuse(e, f"GET {path}", head=head)
 
     def do_POST(self):
         path = urlsplit(self.path).path
@@ -191,19 +192,22 @@ class Handler(BaseHTTPRequestHandler):
             request = self.read_json()
             rid = request.get("id")
             result = ops.answer(path[len("/api/"):], request)
-        except DeskError as e:
-            return self.send_error_json(e.code, e.message, rid=rid)
-        except Exception as e:  # noqa: BLE001  RulesError, PgnError: a stable code; else our fault
-            code = getattr(e, "code", None)
-            if isinstance(code, str) and code:
-                return self.send_error_json(code, str(getattr(e, "message", e)), rid=rid)
-            print(f"doublecheck desk: internal error on POST {path}:", file=sys.stderr)
-            traceback.print_exc()
-            return self.send_error_json("internal-error", f"{type(e).__name__}: {e}", rid=rid)
+        except Exception as e:  # noqa: BLE001  answered, never fatal (see refuse)
+            return self.refuse(e, f"POST {path}", rid=rid)
         body = {"ok": True, **result}
         if isinstance(rid, (str, int)) and not isinstance(rid, bool):
             body = {"id": rid, **body}
         self.send_json(200, body)
+
+    def refuse(self, error: Exception, what: str, head: bool = False, rid=None):
+        """Answer an error: DeskError, RulesError, PgnError, DataError carry a stable code
+        (a 4xx); anything else is a fault of the desk (500, logged with its traceback)."""
+        code = getattr(error, "code", None)
+        if isinstance(code, str) and code:
+            return self.send_error_json(code, str(getattr(error, "message", error)), head, rid)
+        print(f"doublecheck desk: internal error on {what}:", file=sys.stderr)
+        traceback.print_exception(error)
+        return self.send_error_json("internal-error", f"{type(error).__name__}: {error}", head, rid)
 
     def refuse_method(self):
         self.skip_body()
