@@ -166,6 +166,28 @@ def test_mutants_on_one_variant_are_all_killed(elsewhere):
     assert "SURVIVED" not in proc.stdout and re.search(r"double-chess: (\d+)/\1 killed", proc.stdout)
 
 
+def test_the_installed_desk_serves_its_page_and_api(elsewhere):
+    """`doublecheck desk` from the wheel: the page and its assets come from the package."""
+    import signal
+    import urllib.request
+    cwd, env = elsewhere
+    proc = subprocess.Popen(["doublecheck", "desk", "--port", "0"], cwd=cwd, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        line = proc.stdout.readline()
+        url = re.search(r"http://\S+/", line).group(0)
+        page = urllib.request.urlopen(url, timeout=30).read().decode()
+        assert "<script" in page and "desk.js" in page
+        body = json.dumps({"variant": "double-chess"}).encode()
+        ask = urllib.request.Request(url + "api/position", body, {"Content-Type": "application/json"})
+        answer = json.loads(urllib.request.urlopen(ask, timeout=30).read())
+        assert "<svg" in answer["svg"] and answer["fen"].startswith("rnbqrnbqkbnrqbnr/")
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and "Traceback" not in err
+
+
 @pytest.mark.parametrize("argv, code", [
     (["run", "--cases-dir", "no-such-tree"], "cases-not-found"),
     (["mutants", "--variant", "chess", "--cases-dir", "no-such-tree"], "cases-not-found"),

@@ -2,10 +2,8 @@
 
 import os
 import shutil
-import struct
 import subprocess
 import xml.etree.ElementTree as ET
-import zlib
 from types import SimpleNamespace
 
 import pytest
@@ -18,6 +16,7 @@ from doublecheck.harness.html_report import (EXTRA_COLOUR, MISSING_COLOUR, diffe
                                write_html_report)
 from doublecheck.harness.runner import run_case
 from doublecheck.lookups.svg import position_svg, raw_arrows, svg_for
+from pictures import png_pixels
 
 NS = "{http://www.w3.org/2000/svg}"
 MATE_FEN = "r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB"
@@ -192,47 +191,6 @@ def chromium(*args, tmp):
            "--no-first-run", f"--user-data-dir={tmp / 'profile'}", "--enable-logging=stderr",
            "--v=0", *args]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-
-
-def png_pixels(path):
-    """Decode an 8-bit RGB/RGBA non-interlaced PNG with the standard library."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, chunks, header = 8, [], None
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            chunks.append(body)
-        pos += 12 + length
-    width, height, depth, colour, _, _, interlace = header
-    assert depth == 8 and interlace == 0 and colour in (2, 6)
-    bpp = 3 if colour == 2 else 4
-    raw = zlib.decompress(b"".join(chunks))
-    stride = width * bpp
-    rows, prev = [], bytearray(stride)
-    for y in range(height):
-        kind = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
-            if kind == 1:
-                line[i] = (line[i] + a) & 255
-            elif kind == 2:
-                line[i] = (line[i] + b) & 255
-            elif kind == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(bytes(line))
-        prev = line
-    return width, height, bpp, rows
 
 
 @pytest.mark.skipif(CHROMIUM is None and os.environ.get("CI") != "true",

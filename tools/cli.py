@@ -30,6 +30,7 @@ examples:
   doublecheck play --moves "e2e4 e7e5 Nf3" --json
   doublecheck perft --depth 3 --divide
   doublecheck rules G3                         show a rule and the cases that test it
+  doublecheck desk                             the rules desk: a web page on this machine
 
 Run 'doublecheck COMMAND --help' for the options of one command.
 Exit status: 0 success, 1 failing cases (run) or stale files (generate --check),
@@ -477,9 +478,52 @@ def _mutants(args) -> int:
     return mutants_command(args)
 
 
+def port_number(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0 (any free port) to 65535, not {value}")
+    return value
+
+
+def add_desk(sub, fmt):
+    from doublecheck.desk.server import DEFAULT_PORT, MAX_BODY
+
+    p = sub.add_parser("desk", help="the rules desk: a local web page for asking the oracle",
+                       formatter_class=fmt, description=f"""\
+Serves the rules desk, a web page on this machine where players and arbiters
+ask the oracle: pick a variant, set up a position (or paste a FEN), click a
+piece to see its legal moves and play them, try a move the rules refuse and
+read why (with the rule's id and text), follow the status after every turn,
+copy the FEN or the PGN, paste a game record and step through it.
+
+Prints the address and serves until Ctrl-C. It listens on 127.0.0.1 only
+unless --host says otherwise (then it warns: the desk has no login). Nothing
+is stored: every request carries the variant, the FEN and the moves. A
+request body may hold at most {MAX_BODY // 1024} KiB. See docs/desk.md.""",
+                       epilog="""\
+examples:
+  doublecheck desk                       then open http://127.0.0.1:8765/
+  doublecheck desk --port 0              any free port (the address is printed)
+  doublecheck desk --open                also open the page in the browser
+  doublecheck desk --host 0.0.0.0        every interface: other machines can use it
+""")
+    p.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+                   help="TCP port (default: %(default)s; 0: any free port)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: %(default)s, this machine only)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument("--verbose", action="store_true", help="log every request on stderr")
+    p.set_defaults(handler=lambda args: _desk(args))
+
+
+def _desk(args) -> int:
+    from doublecheck.desk.server import desk_command
+    return desk_command(args)
+
+
 # Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.
 SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate, add_rules,
-               add_mutants]
+               add_mutants, add_desk]
 
 
 def build_parser() -> argparse.ArgumentParser:
