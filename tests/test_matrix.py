@@ -19,6 +19,36 @@ STATUS_GOING_ON = {"over": False, "result": None, "reason": None, "claimable": [
 STATUS_THREEFOLD = {**STATUS_GOING_ON, "claimable": ["threefold-repetition"]}
 
 
+# ------------------------------------------------------------ the real tree
+
+@pytest.fixture(scope="module")
+def real():
+    catalogue, problems = load_rules()
+    cases, more = load_cases()
+    assert problems == [] and more == []
+    return matrix.build(catalogue, cases)
+
+
+def test_no_unjustified_gap(real):
+    assert [matrix.gap_text(g) for g in real.gaps] == []
+
+
+def test_no_inconsistency(real):
+    assert real.problems == []
+
+
+def test_every_variant_has_identity_components(real):
+    for variant in real.variants:
+        for comp in ("identity:placement", "identity:turn", "identity:castling", "identity:en-passant"):
+            assert variant in real.components[comp], (comp, variant)
+
+
+def test_not_tested_reasons_are_sentences(real):
+    for rid, reasons in real.not_tested.items():
+        for variant, reason in reasons.items():
+            assert len(reason.split()) >= 6, f"{rid} in {variant}: say why it cannot be tested"
+
+
 # ------------------------------------------------------------ a scratch tree
 
 RULES = [
