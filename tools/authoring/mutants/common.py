@@ -128,3 +128,42 @@ class GameEndCastlingUncheckedMixin:
                     and board[rule.rook_from] == rook and self.castling_path_clear(board, rule)):
                 return not_over()
         return result
+
+
+# --- two-move turns: what the first move did, undone or misjudged at the turn's end --
+
+class KingReturnKeepsRightsMixin:
+    """A king that steps out and back home within one turn keeps its side's castling rights
+    (rights cleared at the end of the turn only for a king found away from home)."""
+
+    def parse_fen(self, text):
+        self.kept = frozenset()
+        return super().parse_fen(text)
+
+    def play(self, pos, move):
+        starts_turn = not self.mid_turn(pos)
+        if starts_turn:
+            self.kept = frozenset()
+            piece = pos.board[move.frm] if move.frm is not None else None
+            if piece in ("K", "k") and move.castle is None:
+                self.kept = pos.castling & self.rights_of[pos.turn]
+        after = super().play(pos, move)
+        if not starts_turn and self.kept:      # the move that ends the turn
+            king, rook = ("K", "R") if pos.turn == WHITE else ("k", "r")
+            home = self.castle_by_rook[next(iter(self.kept))].king_from
+            if after.board[home] == king:
+                after = after.replace(castling=after.castling | {sq for sq in self.kept if after.board[sq] == rook})
+            self.kept = frozenset()
+        return after
+
+
+# --- FEN output: a field written for one colour only -------------------------------
+
+class TargetNotWrittenMixin:
+    """The FEN writer tests whether an en passant capture is possible only for one side to move,
+    so the targets the other side's double steps leave are never written (``left_by``)."""
+
+    left_by = WHITE
+
+    def fen(self, pos):
+        return super().fen(pos.replace(ep=None) if pos.turn == other(self.left_by) else pos)

@@ -4,7 +4,8 @@ from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
 from doublecheck.authoring.mutants.common import (CapturedRookMixin, GameEndCastlingUncheckedMixin,
-                                                  GameEndWithoutEnPassantMixin, RookRightMixin)
+                                                  GameEndWithoutEnPassantMixin, RookRightMixin,
+                                                  TargetNotWrittenMixin)
 from doublecheck.oracle.geometry import Geometry
 from doublecheck.oracle.position import BLACK, WHITE
 from doublecheck.oracle.variants.double_chess import DoubleChess
@@ -201,6 +202,5 @@ class GameEndCastlingUncheckedDC(GameEndCastlingUncheckedMixin, DoubleChess):
         "the FEN writer tests whether an en passant capture is possible only for White to move, so it never "
         "writes a target left by White",
         {"op": "play", "fen": "8k7/16/16/16/14p1/16/13P2/8K7 w - - 7 20", "moves": ["n2n4"]})
-class WhiteTargetNotWritten(DoubleChess):
-    def fen(self, pos):
-        return super().fen(pos.replace(ep=None) if pos.turn == BLACK else pos)
+class WhiteTargetNotWritten(TargetNotWrittenMixin, DoubleChess):
+    left_by = WHITE

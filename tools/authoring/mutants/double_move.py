@@ -4,7 +4,8 @@ from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
 from doublecheck.authoring.mutants.common import (CountsBetweenMixin, EnPassantBlindIdentityMixin,
-                                                  GameEndWithoutEnPassantMixin)
+                                                  GameEndWithoutEnPassantMixin, KingReturnKeepsRightsMixin,
+                                                  TargetNotWrittenMixin)
 from doublecheck.oracle.position import BLACK, WHITE, other
 from doublecheck.oracle.variants.double_move import LETTER, Abilities, DoubleMove
 
@@ -248,29 +249,13 @@ class CastlingAttacksJudgedAtTurnStart(DoubleMove):
 @mutant("king-return-keeps-rights", "DM-castling",
         "a king that steps out and back home within one Double Move keeps its side's castling rights",
         {"op": "play", "fen": "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1 WB", "moves": ["e8d8,", "d8e8"]})
-class KingReturnKeepsRights(DoubleMove):
-    def parse_fen(self, text):
-        self.kept = frozenset()
-        return super().parse_fen(text)
-
-    def play(self, pos, move):
-        piece = pos.board[move.frm] if move.frm is not None else None
-        if move.opens_double and piece in ("K", "k") and move.castle is None:
-            self.kept = pos.castling & self.rights_of[pos.turn]   # remembered, to be checked at the turn's end
-        after = super().play(pos, move)
-        if pos.state.mid and self.kept:
-            king, rook = ("K", "R") if pos.turn == WHITE else ("k", "r")
-            home = self.castle_by_rook[next(iter(self.kept))].king_from
-            if after.board[home] == king:
-                after = after.replace(castling=after.castling | {sq for sq in self.kept if after.board[sq] == rook})
-            self.kept = frozenset()
-        return after
+class KingReturnKeepsRights(KingReturnKeepsRightsMixin, DoubleMove):
+    pass
 
 
 @mutant("black-target-not-written", "G9",
         "the FEN writer tests whether an en passant capture is possible only for Black to move, so it never "
         "writes a target left by Black",
         {"op": "play", "fen": "7k/4p3/8/3P4/8/8/8/7K b - - 0 1 WB", "moves": ["h8g8,", "e7e5"]})
-class BlackTargetNotWritten(DoubleMove):
-    def fen(self, pos):
-        return super().fen(pos.replace(ep=None) if pos.turn == WHITE else pos)
+class BlackTargetNotWritten(TargetNotWrittenMixin, DoubleMove):
+    left_by = BLACK

@@ -4,7 +4,8 @@ from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
 from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GameEndWithoutEnPassantMixin,
-                                                  GenericTurns, RightsBlindIdentityMixin, gives_check,
+                                                  GenericTurns, KingReturnKeepsRightsMixin,
+                                                  RightsBlindIdentityMixin, TargetNotWrittenMixin, gives_check,
                                                   is_double_step)
 from doublecheck.oracle.position import BLACK, WHITE
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, with_state
@@ -250,30 +251,13 @@ class NoCastlingInATurnBegunInCheck(GenericTurns, DoubleMoveAnul):
 @mutant("king-return-keeps-rights", "FIDE-3.8.2.1",
         "a king that steps out and back home within one turn keeps its side's castling rights",
         {"op": "play", "fen": "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1 -", "moves": ["e8d8,d8e8"]})
-class KingReturnKeepsRightsAnul(GenericTurns, DoubleMoveAnul):
-    def parse_fen(self, text):
-        self.kept = frozenset()
-        return super().parse_fen(text)
-
-    def play(self, pos, move):
-        piece = pos.board[move.frm]
-        if not self.mid_turn(pos):
-            self.kept = frozenset()
-            if piece in ("K", "k") and move.castle is None:
-                self.kept = pos.castling & self.rights_of[pos.turn]   # checked again when the turn ends
-        after = super().play(pos, move)
-        if self.mid_turn(pos) and self.kept:
-            king, rook = ("K", "R") if pos.turn == WHITE else ("k", "r")
-            home = self.castle_by_rook[next(iter(self.kept))].king_from
-            if after.board[home] == king:
-                after = after.replace(castling=after.castling | {sq for sq in self.kept if after.board[sq] == rook})
-        return after
+class KingReturnKeepsRightsAnul(GenericTurns, KingReturnKeepsRightsMixin, DoubleMoveAnul):
+    pass
 
 
 @mutant("black-target-not-written", "G9",
         "the FEN writer tests whether an en passant capture is possible only for Black to move, so it never "
         "writes a target left by Black",
         {"op": "play", "fen": "7k/4p3/8/3P4/8/8/8/7K b - - 0 1 -", "moves": ["h8g8,e7e5"]})
-class BlackTargetNotWrittenAnul(DoubleMoveAnul):
-    def fen(self, pos):
-        return super().fen(pos.replace(ep=None) if pos.turn == WHITE else pos)
+class BlackTargetNotWrittenAnul(TargetNotWrittenMixin, DoubleMoveAnul):
+    left_by = BLACK
