@@ -228,3 +228,11 @@ def test_cli_bad_combinations(tree, capsys):
     assert capsys.readouterr().err.startswith("error: usage: ")
     assert main(["rules", "--matrix", "--variant", "shogi", "--cases-dir", str(tree.root)]) == 2
     assert "unknown-variant" in capsys.readouterr().err
+
+
+def test_rule_lookup_shows_why_a_cell_is_empty(capsys):
+    assert main(["rules", "G6"]) == 0
+    out = capsys.readouterr().out
+    assert "Not tested in chess: " in out and "Not tested in double-move:" not in out
+    assert main(["rules", "G3"]) == 0
+    assert "State components: identity:placement" in capsys.readouterr().out

@@ -121,6 +121,10 @@ def rules_command(args) -> int:
     print(textwrap.fill(rule.get("statement", ""), 78, initial_indent="  ", subsequent_indent="  "))
     print(f"Source: {rule.get('source', '')}")
     print(f"Variants: {', '.join(rule.get('variants', []))}")
+    for variant, reason in rule.get("not_tested", {}).items():
+        print(textwrap.fill(f"Not tested in {variant}: {reason}", 78, subsequent_indent="  "))
+    if rule.get("components"):
+        print(f"State components: {', '.join(rule['components'])} (doublecheck rules --matrix)")
     print(f"Cases ({len(cited)}):")
     for case_id in cited:
         print(f"  {case_id}")
