@@ -25,7 +25,7 @@ well-formed data.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import lru_cache
 from importlib import resources
@@ -101,6 +101,7 @@ class Case:
     expect: dict
     path: Path
     generated: bool
+    covers: list[str] = field(default_factory=list)   # state components (the coverage matrix)
 
 
 def load_rules(cases_dir=CASES_DIR) -> tuple[dict[str, dict], list[str]]:
@@ -168,7 +169,7 @@ def load_cases(cases_dir=CASES_DIR) -> tuple[list[Case], list[str]]:
                 id=cid, variant=variant, topic=topic, rules=list(raw["rules"]),
                 description=raw["description"], source=raw["source"],
                 request={**raw["request"], "variant": variant}, expect=raw["expect"],
-                path=path, generated=data["generated"]))
+                path=path, generated=data["generated"], covers=list(raw.get("covers", []))))
     return cases, problems
 
 

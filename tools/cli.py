@@ -433,14 +433,27 @@ def add_rules(sub, fmt):
     p = sub.add_parser("rules", help="list the rule catalogue, or show one rule",
                        formatter_class=fmt, description="""\
 Without an id, lists every rule and ruling id with its title. With an id, shows
-the rule's statement and source and the ids of the cases that test it.""",
+the rule's statement and source and the ids of the cases that test it.
+
+--matrix prints the coverage matrix instead: rule ids (rows) against variants
+(columns) with the number of cases citing each, then the state components
+(position identity, each half of a turn, FEN fields) with the cases covering
+each side of them: repetition counted / not counted, White / Black. Empty
+cells the catalogue does not justify are listed as gaps, and the exit status
+is then 1 (docs/case-format.md, "The coverage matrix").""",
                        epilog="""\
 examples:
   doublecheck rules
   doublecheck rules G3
   doublecheck rules FIDE-3.8.2 --json
+  doublecheck rules --matrix
+  doublecheck rules --matrix --variant double-move --json
 """)
     p.add_argument("id", nargs="?", help="a rule id (G3, FIDE-3.8.2, ...)")
+    p.add_argument("--matrix", action="store_true",
+                   help="print the coverage matrix; exit 1 when it has a gap")
+    p.add_argument("--variant", metavar="V", action="append",
+                   help="with --matrix: only this variant's column (may be repeated)")
     add_json_option(p)
     add_cases_dir_option(p)
     p.set_defaults(handler=rules_command)

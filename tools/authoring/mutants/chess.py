@@ -2,7 +2,9 @@
 
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (CapturedRookMixin, RookRightMixin)
+from doublecheck.authoring.mutants.common import (CapturedRookMixin, GameEndCastlingUncheckedMixin,
+                                                  GameEndWithoutEnPassantMixin, RookRightMixin,
+                                                  SideBlindIdentityMixin)
 from doublecheck.oracle.chess import Chess, game_over, not_over
 from doublecheck.oracle.position import WHITE, Move, other
 
@@ -267,3 +269,28 @@ class StalemateByPseudoMoves(Chess):
         if result["reason"] == "stalemate" and self.pseudo_moves(pos):
             return not_over()
         return result
+
+
+# --- the state matrix (issue 18): identity, special moves at the end of the game -----
+
+@mutant("repetition-ignores-side-to-move", "G3",
+        "repetition compares positions without the side to move",
+        {"op": "status", "fen": "4k1n1/p7/8/8/8/8/P7/4K3 w - - 0 1",
+         "moves": ["e1d1", "g8f6", "d1d2", "f6g8", "d2e1", "g8f6", "e1d1", "f6g8", "d1d2", "g8f6",
+                   "d2e1", "f6g8"]})
+class RepetitionIgnoresSideToMove(SideBlindIdentityMixin, Chess):
+    pass
+
+
+@mutant("game-end-without-en-passant", "FIDE-5.2.1",
+        "checkmate and stalemate are judged as if en passant captures did not exist",
+        {"op": "status", "fen": "k7/2K5/1P6/8/3pP3/3P4/8/8 b - e3 0 1"})
+class GameEndWithoutEnPassant(GameEndWithoutEnPassantMixin, Chess):
+    pass
+
+
+@mutant("game-end-castling-unchecked", "FIDE-3.8.2.2",
+        "the end-of-game test counts a castling over empty squares without its attack conditions",
+        {"op": "status", "fen": "3r1rk1/4r3/8/8/8/8/8/4K2R w K - 1 2"})
+class GameEndCastlingUnchecked(GameEndCastlingUncheckedMixin, Chess):
+    pass

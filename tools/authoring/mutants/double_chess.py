@@ -3,7 +3,9 @@
 from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (CapturedRookMixin, RookRightMixin)
+from doublecheck.authoring.mutants.common import (CapturedRookMixin, GameEndCastlingUncheckedMixin,
+                                                  GameEndWithoutEnPassantMixin, RookRightMixin,
+                                                  TargetNotWrittenMixin)
 from doublecheck.oracle.geometry import Geometry
 from doublecheck.oracle.position import BLACK, WHITE
 from doublecheck.oracle.variants.double_chess import DoubleChess
@@ -168,3 +170,37 @@ class SquareColourByFile(DoubleChess):
         if others and all(p[-1] in "Bb" for _, p in others):
             return len({sq % 2 for sq, _ in others}) == 1
         return super().dead_position(pos)
+
+
+# --- the state matrix (issue 18) ---------------------------------------------------
+
+@mutant("repetition-key-covers-files-a-h", "G3",
+        "repetition compares only files a-h of the placement",
+        {"op": "status", "fen": "1k14/16/9r6/16/16/9R6/16/1K14 w - - 0 1",
+         "moves": ["j3k3", "j6k6", "b1c1", "b8c8", "c1b1", "c8b8"]})
+class RepetitionKeyCoversFilesAH(DoubleChess):
+    def identity(self, pos):
+        left = tuple(p for sq, p in enumerate(pos.board) if self.geometry.file[sq] < 8)
+        return (left, pos.turn, pos.castling, self.legal_ep(pos), pos.state)
+
+
+@mutant("game-end-without-en-passant", "FIDE-5.2.1",
+        "checkmate and stalemate are judged as if en passant captures did not exist",
+        {"op": "status", "fen": "11R4/16/16/12k1N1/11Pp3/10P5/16/8K4R2 b - l3 0 1"})
+class GameEndWithoutEnPassantDC(GameEndWithoutEnPassantMixin, DoubleChess):
+    pass
+
+
+@mutant("game-end-castling-unchecked", "C3",
+        "the end-of-game test counts a castling over empty squares without its attack conditions",
+        {"op": "status", "fen": "k6r1r6/8r7/16/16/16/16/16/8K2R4 w L - 1 2"})
+class GameEndCastlingUncheckedDC(GameEndCastlingUncheckedMixin, DoubleChess):
+    pass
+
+
+@mutant("white-target-not-written", "G9",
+        "the FEN writer tests whether an en passant capture is possible only for White to move, so it never "
+        "writes a target left by White",
+        {"op": "play", "fen": "8k7/16/16/16/14p1/16/13P2/8K7 w - - 7 20", "moves": ["n2n4"]})
+class WhiteTargetNotWritten(TargetNotWrittenMixin, DoubleChess):
+    left_by = WHITE

@@ -3,7 +3,9 @@
 from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (CountsBetweenMixin)
+from doublecheck.authoring.mutants.common import (CountsBetweenMixin, EnPassantBlindIdentityMixin,
+                                                  GameEndWithoutEnPassantMixin, KingReturnKeepsRightsMixin,
+                                                  TargetNotWrittenMixin)
 from doublecheck.oracle.position import BLACK, WHITE, other
 from doublecheck.oracle.variants.double_move import LETTER, Abilities, DoubleMove
 
@@ -198,3 +200,62 @@ class RightsUpdatedAtTurnEnd(DoubleMove):
 class PositionsBetweenHalvesCounted(CountsBetweenMixin, DoubleMove):
     def as_boundary(self, pos):
         return pos.replace(state=Abilities(pos.state.unused, False))
+
+
+# --- the state matrix (issue 18) ---------------------------------------------------
+
+@mutant("repetition-ignores-en-passant", "G3",
+        "repetition compares positions without the en passant target, even when the capture is legal",
+        {"op": "status", "fen": "7k/8/8/8/3p4/8/4P3/7K w - - 0 1 WB",
+         "moves": ["e2e4", "h8g8", "h1g1", "g8h8", "g1h1", "h8g8", "h1g1", "g8h8", "g1h1"]})
+class RepetitionIgnoresEnPassant(EnPassantBlindIdentityMixin, DoubleMove):
+    pass
+
+
+@mutant("game-end-without-en-passant", "D5",
+        "checkmate and stalemate are judged as if en passant captures did not exist",
+        {"op": "play", "fen": "k7/2K5/1P6/8/3p4/3P4/4P3/7N w - - 0 1 WB", "moves": ["h1g3,", "e2e4"]})
+class GameEndWithoutEnPassantDM(GameEndWithoutEnPassantMixin, DoubleMove):
+    pass
+
+
+@mutant("castling-attacks-judged-at-turn-start", "DM-castling",
+        "castling as the second half is tested for check and attacked squares on the board the turn began with",
+        {"op": "play", "fen": "k7/8/b7/8/1N6/8/8/4K2R w K - 0 1 WB", "moves": ["b4d3,", "e1g1"]})
+class CastlingAttacksJudgedAtTurnStart(DoubleMove):
+    def parse_fen(self, text):
+        self.turn_start = None
+        return super().parse_fen(text)
+
+    def play(self, pos, move):
+        if move.opens_double:
+            self.turn_start = pos.board
+        return super().play(pos, move)
+
+    def attacked(self, board, sq, by):
+        return super().attacked(self.attack_board or board, sq, by)
+
+    attack_board = None
+
+    def castling_moves(self, pos):
+        if pos.state.mid and getattr(self, "turn_start", None) is not None:
+            self.attack_board = self.turn_start
+        try:
+            return list(super().castling_moves(pos))
+        finally:
+            self.attack_board = None
+
+
+@mutant("king-return-keeps-rights", "DM-castling",
+        "a king that steps out and back home within one Double Move keeps its side's castling rights",
+        {"op": "play", "fen": "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1 WB", "moves": ["e8d8,", "d8e8"]})
+class KingReturnKeepsRights(KingReturnKeepsRightsMixin, DoubleMove):
+    pass
+
+
+@mutant("black-target-not-written", "G9",
+        "the FEN writer tests whether an en passant capture is possible only for Black to move, so it never "
+        "writes a target left by Black",
+        {"op": "play", "fen": "7k/4p3/8/3P4/8/8/8/7K b - - 0 1 WB", "moves": ["h8g8,", "e7e5"]})
+class BlackTargetNotWritten(TargetNotWrittenMixin, DoubleMove):
+    left_by = BLACK

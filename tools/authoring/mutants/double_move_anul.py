@@ -3,8 +3,10 @@
 from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GenericTurns,
-                                                  gives_check, is_double_step)
+from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GameEndWithoutEnPassantMixin,
+                                                  GenericTurns, KingReturnKeepsRightsMixin,
+                                                  RightsBlindIdentityMixin, TargetNotWrittenMixin, gives_check,
+                                                  is_double_step)
 from doublecheck.oracle.position import BLACK, WHITE
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, with_state
 
@@ -208,3 +210,54 @@ class CheckAnswerEndsTurn(DoubleMoveAnul):
 class PositionsBetweenMovesCounted(CountsBetweenMixin, DoubleMoveAnul):
     def as_boundary(self, pos):
         return with_state(pos, BOUNDARY)
+
+
+# --- the state matrix (issue 18) ---------------------------------------------------
+
+@mutant("repetition-ignores-castling-rights", "G3",
+        "repetition compares positions without the castling rights",
+        {"op": "status", "fen": "4k2r/8/8/8/8/8/8/4K2R w Kk - 0 1 -",
+         "moves": ["h1h2,h2h1", "h8h7,h7h8", "e1d1,d1e1", "e8d8,d8e8"]})
+class RepetitionIgnoresCastlingRightsAnul(RightsBlindIdentityMixin, DoubleMoveAnul):
+    pass
+
+
+@mutant("game-end-without-en-passant", "A5",
+        "checkmate and stalemate are judged as if en passant captures did not exist",
+        {"op": "play", "fen": "k7/2K5/1P6/8/3p4/3P4/4P3/7N w - - 0 1 -", "moves": ["h1g3,e2e4"]})
+class GameEndWithoutEnPassantAnul(GameEndWithoutEnPassantMixin, DoubleMoveAnul):
+    pass
+
+
+@mutant("no-castling-in-a-turn-begun-in-check", "DA-turn-begins-in-check",
+        "a side that began its turn in check may not castle with move two, though move one answered the check",
+        {"op": "play", "fen": "k7/8/8/8/1b6/8/8/1N2K2R w K - 0 1 -", "moves": ["b1d2,e1g1"]})
+class NoCastlingInATurnBegunInCheck(GenericTurns, DoubleMoveAnul):
+    def parse_fen(self, text):
+        self.began_in_check = False
+        return super().parse_fen(text)
+
+    def play(self, pos, move):
+        if not self.mid_turn(pos):
+            self.began_in_check = self.in_check(pos)
+        return super().play(pos, move)
+
+    def castling_moves(self, pos):
+        if self.mid_turn(pos) and getattr(self, "began_in_check", False):
+            return []
+        return super().castling_moves(pos)
+
+
+@mutant("king-return-keeps-rights", "FIDE-3.8.2.1",
+        "a king that steps out and back home within one turn keeps its side's castling rights",
+        {"op": "play", "fen": "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1 -", "moves": ["e8d8,d8e8"]})
+class KingReturnKeepsRightsAnul(GenericTurns, KingReturnKeepsRightsMixin, DoubleMoveAnul):
+    pass
+
+
+@mutant("black-target-not-written", "G9",
+        "the FEN writer tests whether an en passant capture is possible only for Black to move, so it never "
+        "writes a target left by Black",
+        {"op": "play", "fen": "7k/4p3/8/3P4/8/8/8/7K b - - 0 1 -", "moves": ["h8g8,e7e5"]})
+class BlackTargetNotWrittenAnul(TargetNotWrittenMixin, DoubleMoveAnul):
+    left_by = BLACK

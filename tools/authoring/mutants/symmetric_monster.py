@@ -258,3 +258,58 @@ class CapturedKingKeepsCastlingRights(SymmetricMonster):
         if taken in ("K", "k"):
             after = after.replace(castling=after.castling | (pos.castling & self.rights_of[color_of(taken)]))
         return after
+
+
+# --- the state matrix (issue 18) ---------------------------------------------------
+
+@mutant("repetition-ignores-double-kings-in-hand", "S11",
+        "repetition compares positions without field 7, the double-kings in hand",
+        {"op": "status", "fen": "4/7k/8/8/2r5/8/8/8/7K/4 w - - 0 1 K -",
+         "moves": ["K@d0,d0c0", "c5c0", "h1g1", "c0c4", "g1h1", "c4c5", "h1g1", "h8g8", "g1h1", "g8h8"]})
+class RepetitionIgnoresDoubleKingsInHand(SymmetricMonster):
+    def identity(self, pos):
+        return (pos.board, pos.turn, pos.castling, self.legal_ep(pos), pos.state.first)
+
+
+@mutant("repetition-key-covers-ranks-1-8", "S1",
+        "repetition compares only ranks 1-8 of the placement, leaving out the extra squares",
+        {"op": "status", "fen": "1r2/7k/8/8/8/8/8/8/7K/1R2 w - - 0 1 - -",
+         "moves": ["d0e0", "d9e9", "h1g1", "h8g8", "g1h1", "g8h8"]})
+class RepetitionKeyCoversRanks1To8(SymmetricMonster):
+    def identity(self, pos):
+        rank = self.geometry.rank
+        inner = tuple(p for sq, p in enumerate(pos.board) if 1 <= rank[sq] <= 8)
+        return (inner, pos.turn, pos.castling, self.legal_ep(pos), pos.state)
+
+
+@mutant("black-double-pawn-en-passant-from-white-side", "SM-R7",
+        "a black double-pawn looks for the pawn it takes en passant one rank below the target, as White's would",
+        {"op": "moves", "fen": "4/7k/8/8/8/3*p4/8/4P3/7K/4 w - - 0 1 k -", "moves": ["e2e4"]})
+class BlackDoublePawnEnPassantFromWhiteSide(SymmetricMonster):
+    def en_passant_victim(self, pos, frm, to):
+        if pos.board[frm] != "*p":
+            return super().en_passant_victim(pos, frm, to)
+        g = self.geometry
+        sq = g.square(g.file[to], g.rank[to] - 1)
+        victim = pos.board[sq] if sq is not None else None
+        return sq if victim == "P" else None
+
+
+@mutant("drop-written-in-owner-case", "S3",
+        "field 8 writes Black's drop with a lower-case k (k@c9), the case of the piece on the board",
+        {"op": "play", "fen": "4/7k/8/8/8/8/8/8/K7/4 b - - 4 9 k -", "moves": ["K@d9"]})
+class DropWrittenInOwnerCase(SymmetricMonster):
+    def format_state(self, pos):
+        hand, first = super().format_state(pos)
+        return [hand, first.replace("K@", "k@") if pos.turn == BLACK else first]
+
+
+@mutant("double-pawn-promotes-to-white-piece", "SM-R8",
+        "a double-pawn always promotes to a white double piece, whatever its colour",
+        {"op": "play", "fen": "4/7k/8/8/8/8/8/4*p3/K7/4 b - - 0 1 k -", "moves": ["e2e1q"]})
+class DoublePawnPromotesToWhitePiece(SymmetricMonster):
+    def move_board(self, pos, move):
+        board = super().move_board(pos, move)
+        if move.promotion and move.frm is not None and pos.board[move.frm] == "*p":
+            board[move.to] = board[move.to].upper()
+        return board
