@@ -51,8 +51,9 @@ class Engine(Protocol):
     def hello(self) -> dict:
         """Name, variants and operations the engine claims to support."""
 
-    def request(self, req: dict) -> dict:
-        """Answer one request: {"ok": True, ...} or {"ok": False, "error": {...}}."""
+    def request(self, req: dict, timeout: float | None = None) -> dict:
+        """Answer one request: {"ok": True, ...} or {"ok": False, "error": {...}}.
+        ``timeout``: this request's limit in seconds (None: the engine's own)."""
 
     def close(self) -> None:
         """Release whatever the engine holds (a process, a file)."""
@@ -108,7 +109,7 @@ class AdapterEngine:
         self.name = claims["name"]
         return claims
 
-    def request(self, req: dict) -> dict:
+    def request(self, req: dict, timeout: float | None = None) -> dict:
         try:
             result = self.adapter.handle(dict(req))
         except Exception as e:
@@ -162,8 +163,8 @@ class SubprocessEngine:
         self.name = claims["name"]
         return claims
 
-    def request(self, req: dict) -> dict:
-        answer = self.client.call(req)
+    def request(self, req: dict, timeout: float | None = None) -> dict:
+        answer = self.client.call(req, timeout)
         answer.pop("id", None)
         return answer
 

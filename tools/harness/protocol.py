@@ -216,8 +216,9 @@ class Client:
                                        + e.lines()[1:])) from None
         return self.hello_answer
 
-    def call(self, request: dict) -> dict:
-        """Send one request and return its answer (a dict with ``ok``); EngineFailure otherwise."""
+    def call(self, request: dict, timeout: float | None = None) -> dict:
+        """Send one request and return its answer (a dict with ``ok``); EngineFailure otherwise.
+        ``timeout``: this request's limit in seconds (None: the client's)."""
         if self.proc is None:
             try:
                 self._start()
@@ -234,7 +235,7 @@ class Client:
                                 f"output nobody asked for: {stray!r}", self.stderr_tail(),
                                 restarted=True)
         rid = self._new_id()
-        return self._exchange({**request, "id": rid}, rid, self.timeout)
+        return self._exchange({**request, "id": rid}, rid, self.timeout if timeout is None else timeout)
 
     def close(self):
         """Close stdin (a well-behaved engine exits on end of input); kill it if it lingers."""

@@ -96,6 +96,7 @@ class UciEngine:
             raise HelloError("the UCI engine command is empty")
         self.argv = [str(a) for a in command]
         self.timeout = timeout or None
+        self.limit = self.timeout   # the current request's limit
         self.name = Path(self.argv[0]).name
         self.proc = None
         self.sel = None
@@ -113,7 +114,7 @@ class UciEngine:
                                         f"{e.kind}: {e.message}"] + e.lines()[1:])) from None
         return {**CLAIMS, "name": self.name}
 
-    def request(self, request: dict) -> dict:
+    def request(self, request: dict, timeout: float | None = None) -> dict:
         why = why_not(request)
         if why:
             return unsupported(why)
@@ -122,7 +123,7 @@ class UciEngine:
         except RulesError as e:
             return unsupported(f"the oracle refuses this request ({e.code}: {e.message}); a UCI "
                                f"engine cannot refuse a position or a move, so it is not sent")
-        divide, nodes = self.perft(fen, moves, request.get("depth", 1))
+        divide, nodes = self.perft(fen, moves, request.get("depth", 1), timeout)
         if request["op"] == "moves":
             return {"ok": True, "moves": sorted(divide)}
         answer = {"ok": True, "nodes": nodes}
@@ -159,6 +160,7 @@ class UciEngine:
         self.sel = selectors.DefaultSelector()
         self.sel.register(self.proc.stdout, selectors.EVENT_READ, "out")
         self.sel.register(self.proc.stderr, selectors.EVENT_READ, "err")
+        self.limit = self.timeout
         deadline = time.monotonic() + max(self.timeout or 0, START_TIMEOUT)
         self.send("uci")
         for line in self.lines(deadline):
@@ -169,11 +171,12 @@ class UciEngine:
         self.send("isready")
         self.wait_for("readyok", deadline)
 
-    def perft(self, fen: str, moves: list[str], depth: int) -> tuple[dict, int]:
+    def perft(self, fen: str, moves: list[str], depth: int, timeout=None) -> tuple[dict, int]:
         """``go perft depth`` at the position: the divide lines and the node total."""
         if self.proc is None:
             self.start()
-        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        self.limit = self.timeout if timeout is None else timeout
+        deadline = None if self.limit is None else time.monotonic() + self.limit
         self.send("isready")            # anything left over from before ends here
         self.wait_for("readyok", deadline)
         self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
@@ -222,7 +225,7 @@ class UciEngine:
                 raise self.failure("protocol-error", f"an output line longer than {MAX_LINE} bytes")
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
-                raise self.failure("timeout", f"no answer within {self.timeout or START_TIMEOUT:g} s; "
+                raise self.failure("timeout", f"no answer within {self.limit or START_TIMEOUT:g} s; "
                                               f"the engine was killed")
             for key, _ in self.sel.select(left):
                 data = os.read(key.fileobj.fileno(), 1 << 16)
