@@ -259,3 +259,21 @@ def test_run_quick_is_max_nodes_200000(capsys, tmp_path):
     assert main(["run", "--cases-dir", str(tree), "--quick", "--max-nodes", "5"]) == 2
     assert "not allowed with argument" in capsys.readouterr().err
 
+
+
+def test_time_limit_is_the_base_plus_the_perft_share():
+    from doublecheck.casefiles import Case
+    from doublecheck.harness.runner import SLOW_RATE, time_limit
+
+    def made(request, expect):
+        return Case(id="chess/demo/x", variant="chess", topic="demo", rules=[], description="d",
+                    source="s", request={**request, "variant": "chess"}, expect=expect,
+                    path="demo.json", generated=False)
+
+    deep = made({"op": "perft", "depth": 5}, {"nodes": 4865609})
+    divide = made({"op": "perft", "depth": 1, "divide": True}, {"divide": {"a2a3": 1, "b2b3": 1}})
+    moves = made({"op": "moves"}, {"moves": []})
+    assert time_limit(deep, 10) == 10 + 4865609 / SLOW_RATE
+    assert time_limit(divide, 10) == 10 + 2 / SLOW_RATE
+    assert time_limit(moves, 10) == 10
+    assert time_limit(deep, None) is None  # --timeout 0: no limit at all

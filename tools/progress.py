@@ -104,10 +104,12 @@ class Progress:
         with self._lock:
             if self.live:
                 self._draw()
-            elif self.on:
+            elif self.on and not self._stop.is_set():
                 print(self.line(), file=self.stream, flush=True)
 
     def _draw(self) -> None:
+        if self._stop.is_set():  # closed: work still finishing (an interrupted run) stays quiet
+            return
         width = max(shutil.get_terminal_size().columns - 1, 20)
         self.stream.write("\r" + self.line()[:width].ljust(width))
         self.stream.flush()
