@@ -250,7 +250,7 @@ def add_cases_dir_option(p, what="case tree"):
 
 def add_run(sub, fmt):
     p = sub.add_parser("run", help="run the conformance cases against an implementation",
-                       formatter_class=fmt, description="""\
+                       formatter_class=fmt, description=f"""\
 Runs the cases (all, or a selection) against an implementation and prints a
 summary per variant and operation, then a diff for every failing case.
 The implementation is the built-in oracle unless --engine (a program speaking
@@ -259,7 +259,7 @@ in-process) names another. Cases for variants or operations the engine does
 not claim in its hello are skipped, never passed.
 
 Each request may take --timeout seconds; a perft request gets one second more
-for every 20000 nodes the case expects (docs/harness.md). While it runs, a
+for every {SLOW_RATE} nodes the case expects (docs/harness.md). While it runs, a
 progress line goes to stderr: live on a terminal, every 10 s in a CI log.
 
 Exit status: 0 when every selected case passes (skipped and expected failures
