@@ -146,6 +146,12 @@ def test_report_cases_carry_request_expectation_answer_and_diff(capsys, tmp_path
         {"key": "result", "expected": "1/2-1/2", "got": None},
         {"key": "reason", "expected": "stalemate", "got": None}]}
 
+    from doublecheck.harness.html_report import EXTRA_COLOUR, MISSING_COLOUR, html_report
+    page = html_report(report)  # the HTML page from the JSON report alone
+    assert "Implementation: doublecheck-oracle" in page
+    board = page.split('data-id="chess/toy/castling-moves"')[1].split("</section>")[0]
+    assert MISSING_COLOUR in board and EXTRA_COLOUR not in board.split("<svg")[1].split("</svg>")[0]
+
     passed = cases["chess/toy/start-moves"]
     assert passed["outcome"] == "passed" and passed["diff"] is None
     assert sorted(passed["answer"]["moves"]) == legal()

@@ -171,6 +171,8 @@ def _results_of(results):
 def html_report(results, title: str = "doublecheck report", engine: str | None = None) -> str:
     """The report page as text."""
     engine = engine or _get(results, "engine")
+    if isinstance(engine, dict):  # a JSON report's engine
+        engine = engine.get("name")
     items = [case_view(r) for r in _results_of(results)]
     counts = Counter(v["outcome"] for v in items)
     failing = [v for v in items if v["outcome"] in FAILING]
