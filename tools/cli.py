@@ -19,6 +19,7 @@ import sys
 
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR
+from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, TIMEOUT
 
 MAIN_EPILOG = """\
 examples:
@@ -235,6 +236,12 @@ def add_json_option(p, text="print one JSON object"):
     p.add_argument("--json", action="store_true", help=text)
 
 
+def add_quiet_option(p):
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress lines on stderr (by default: a live line on a terminal, "
+                        "a line every 10 s elsewhere)")
+
+
 def add_cases_dir_option(p, what="case tree"):
     p.add_argument("--cases-dir", default=CASES_DIR,
                    help=f"{what} (default: the one installed with doublecheck, %(default)s)")
@@ -244,7 +251,7 @@ def add_cases_dir_option(p, what="case tree"):
 
 def add_run(sub, fmt):
     p = sub.add_parser("run", help="run the conformance cases against an implementation",
-                       formatter_class=fmt, description="""\
+                       formatter_class=fmt, description=f"""\
 Runs the cases (all, or a selection) against an implementation and prints a
 summary per variant and operation, then a diff for every failing case.
 The implementation is the built-in oracle unless --engine (a program speaking
@@ -252,14 +259,21 @@ the JSON-lines protocol, see docs/protocol.md) or --adapter (a Python class,
 in-process) names another. Cases for variants or operations the engine does
 not claim in its hello are skipped, never passed.
 
+Each request may take --timeout seconds; a perft request gets one second more
+for every {SLOW_RATE} nodes the case expects (docs/harness.md). While it runs, a
+progress line goes to stderr: live on a terminal, every 10 s in a CI log.
+
 Exit status: 0 when every selected case passes (skipped and expected failures
 do not fail the run); 1 when a case fails, errors, or unexpectedly passes;
-2 for bad case files, an empty selection, an unusable engine (it does not start,
-refuses hello, or speaks another protocol version) or a bad xfail file;
-130 when interrupted (the reports hold the cases that finished).""",
+2 for bad case files, an empty selection, an unknown variant, an unusable
+engine (it does not start, refuses hello, or speaks another protocol version)
+or a bad xfail file; 130 when interrupted (the reports hold the cases that
+finished).""",
                        epilog="""\
 examples:
   doublecheck run
+  doublecheck run --jobs 2                     the same, on two cores
+  doublecheck run --quick                      skip the perft cases above 200000 nodes
   doublecheck run --variant chess --max-nodes 200000
   doublecheck run 'chess/castling/*' 'chess/en-passant/*'
   doublecheck run --rule FIDE-3.8.2
@@ -271,8 +285,12 @@ examples:
                    help="case id glob (chess/castling/*); a plain prefix selects everything below it")
     p.add_argument("--variant", help="only cases of this variant")
     p.add_argument("--rule", help="only cases that cite this rule id")
-    p.add_argument("--max-nodes", type=int, metavar="N",
-                   help="skip perft cases expecting more than N nodes (quick runs)")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--max-nodes", type=int, metavar="N",
+                      help="skip perft cases expecting more than N nodes (quicker runs)")
+    size.add_argument("--quick", action="store_const", dest="max_nodes", const=QUICK_MAX_NODES,
+                      help=f"the same as --max-nodes {QUICK_MAX_NODES}: every case but the largest "
+                           "perft counts (docs/harness.md lists them)")
     add_cases_dir_option(p, "case tree to run")
     who = p.add_mutually_exclusive_group()
     who.add_argument("--engine", metavar='"CMD ARGS"',
@@ -280,9 +298,10 @@ examples:
                           "uci:PATH checks a UCI chess engine (docs/uci-bridge.md)")
     who.add_argument("--adapter", metavar="MODULE:CLASS",
                      help="load this Python adapter class in-process (see docs/adapter-guide.md)")
-    p.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
+    p.add_argument("--timeout", type=seconds, default=TIMEOUT, metavar="SECONDS",
                    help="per-request limit, for engine processes and in-process runs alike "
-                        "(default: %(default)g; 0: none)")
+                        "(default: %(default)g; 0: none); perft requests get 1 s more per "
+                        f"{SLOW_RATE} nodes the case expects")
     p.add_argument("--jobs", type=positive, default=1, metavar="N",
                    help="run N engine processes in parallel (the oracle and adapters are then "
                         "run by N 'doublecheck serve' processes)")
@@ -300,20 +319,23 @@ examples:
     p.add_argument("--write-xfail", metavar="FILE",
                    help="write the current failures as an xfail file (refuses to replace a file)")
     p.add_argument("--force", action="store_true", help="let --write-xfail replace an existing file")
+    add_quiet_option(p)
     p.set_defaults(handler=run_handler)
 
 
 def run_handler(args) -> int:
     from doublecheck.harness.engines import engine_spec
     from doublecheck.harness.html_report import write_html_report
-    from doublecheck.harness.runner import run_command
+    from doublecheck.harness.runner import RunOptions, run_command
 
-    spec = engine_spec(args.engine, args.adapter, args.timeout if args.timeout > 0 else None)
-    return run_command(args.cases_dir, args.variant, args.rule, args.patterns, args.max_nodes,
-                       spec=spec, jobs=args.jobs, give_up=args.give_up, fmt=args.format,
-                       json_file=args.json, junit_file=args.junit, xfail_file=args.xfail,
-                       write_xfail=args.write_xfail, force=args.force,
-                       extra_reports=[(args.html, write_html_report)] if args.html else [])
+    timeout = args.timeout if args.timeout > 0 else None
+    options = RunOptions(
+        cases_dir=args.cases_dir, variant=args.variant, rule=args.rule, patterns=tuple(args.patterns),
+        max_nodes=args.max_nodes, timeout=timeout, jobs=args.jobs, give_up=args.give_up,
+        fmt=args.format, json_file=args.json, junit_file=args.junit,
+        extra_reports=((args.html, write_html_report),) if args.html else (),
+        xfail_file=args.xfail, write_xfail=args.write_xfail, force=args.force, quiet=args.quiet)
+    return run_command(options, spec=engine_spec(args.engine, args.adapter, timeout))
 
 
 def add_serve(sub, fmt):
@@ -419,12 +441,13 @@ examples:
     p.add_argument("--check", action="store_true", help="compare only; write nothing")
     p.add_argument("--variant", help="only the generators of this variant")
     add_cases_dir_option(p)
+    add_quiet_option(p)
     p.set_defaults(handler=lambda args: _generate(args))
 
 
 def _generate(args) -> int:
     from doublecheck.authoring.generate import generate_command
-    return generate_command(args.cases_dir, args.variant, args.check)
+    return generate_command(args.cases_dir, args.variant, args.check, quiet=args.quiet)
 
 
 def add_rules(sub, fmt):
@@ -481,6 +504,7 @@ examples:
     p.add_argument("--list", action="store_true", help="list the catalogue and exit")
     add_json_option(p, "print the results as JSON")
     add_cases_dir_option(p, "the case tree to run")
+    add_quiet_option(p)
     p.set_defaults(handler=lambda args: _mutants(args))
 
 
@@ -552,6 +576,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def wants_json(argv) -> bool:
+    """Whether a command line asks for JSON output, read before (or without) parsing it, so
+    that a command line argparse refuses is reported as JSON too. ``run --json`` names a
+    report file, so a refused ``run`` is reported as text."""
+    if argv[:1] == ["run"]:
+        return False
+    words = argv[:argv.index("--")] if "--" in argv else argv
+    return any(w == "--json" or (len(w) >= 4 and "--json".startswith(w)) for w in words)
+
+
 def main(argv=None) -> int:
     """Run one command; returns its exit status (never raises, never prints a traceback)."""
     from doublecheck.casefiles import DataError
@@ -560,7 +594,7 @@ def main(argv=None) -> int:
     from doublecheck.oracle.errors import RulesError
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    as_json = "--json" in argv and argv[:1] != ["run"]   # run --json names a report file
+    as_json = wants_json(argv)
     try:
         args = build_parser().parse_args(argv)
         as_json = getattr(args, "json", None) is True

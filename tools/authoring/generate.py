@@ -16,7 +16,6 @@ nothing re-sorted. Every generated file carries ``"generated": true``; a file
 without it is curated and is never overwritten.
 """
 
-import functools
 import importlib
 import json
 import pkgutil
@@ -25,6 +24,7 @@ from pathlib import Path
 
 from doublecheck.authoring import generators
 from doublecheck.casefiles import CASES_DIR, check_cases_dir
+from doublecheck.progress import Progress
 
 
 def discover(variant=None) -> list:
@@ -38,13 +38,26 @@ def render(data: dict) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-@functools.lru_cache(maxsize=None)
-def produce(variant=None) -> tuple[tuple[str, str], ...]:
+_produced: dict[str, tuple[tuple[str, str], ...]] = {}  # generator module name -> its files
+
+
+def produce(variant=None, progress: Progress | None = None) -> tuple[tuple[str, str], ...]:
     """(path relative to the cases directory, text) of every generated file.
 
-    Generators are deterministic, so one run per process is enough.
+    Generators are deterministic, so one run of each per process is enough.
+    ``progress`` hears of each generator as it starts and finishes.
     """
-    return tuple((rel, render(data)) for module in discover(variant) for rel, data in module.files())
+    out = []
+    for module in discover(variant):
+        if module.__name__ not in _produced:
+            label = f"the {module.VARIANT} generator"
+            if progress:
+                progress.start(label)
+            _produced[module.__name__] = tuple((rel, render(data)) for rel, data in module.files())
+            if progress:
+                progress.finish(label)
+        out += _produced[module.__name__]
+    return tuple(out)
 
 
 def _is_generated(path: Path) -> bool:
@@ -56,14 +69,18 @@ def _is_generated(path: Path) -> bool:
 
 
 def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
-                     out=None, err=None) -> int:
-    """Write (or with ``check``, compare) every generated file; returns the exit code."""
+                     out=None, err=None, quiet=False) -> int:
+    """Write (or with ``check``, compare) every generated file; returns the exit code.
+    Progress goes to ``err`` unless ``quiet``."""
     out, err = out or sys.stdout, err or sys.stderr
     cases_dir = check_cases_dir(cases_dir, need_cases=False) if check else Path(cases_dir)
-    if not discover(variant):
+    chosen = discover(variant)
+    if not chosen:
         print(f"error: no generator for variant '{variant}'", file=err)
         return 2
-    texts = {cases_dir / rel: text for rel, text in produce(variant)}
+    with Progress("doublecheck generate", len(chosen), "generators", None, stream=err,
+                  quiet=quiet) as progress:
+        texts = {cases_dir / rel: text for rel, text in produce(variant, progress)}
 
     if check:
         stale = [f"missing: {p}" for p, t in texts.items() if not p.exists()]
