@@ -17,7 +17,7 @@ from doublecheck.casefiles import schema
 from doublecheck.cli import main
 from doublecheck.progress import Progress
 
-from test_harness import CASES, KIWIPETE, ROOT, case, legal, toy, write_tree
+from test_harness import CASES, ROOT, case, legal, toy, write_tree
 
 PROGRESS_LINE = re.compile(r"doublecheck run: (\d+)/(\d+) cases done, (\d+) failed or errored, "
                            r"\d+ s(; running (.+))?")

@@ -287,8 +287,10 @@ def test_a_hostile_case_file_cannot_hang_an_in_process_run(tmp_path, capsys):
     cases = {c["id"]: c for c in json.loads(report.read_text())["cases"]}
     assert code == 1
     assert cases["chess/toy/wrong-depth-12"]["outcome"] == "error"
-    assert cases["chess/toy/wrong-depth-12"]["lines"] == [
-        "timeout: no answer within 1 s; the request was stopped"]
+    first, hint = cases["chess/toy/wrong-depth-12"]["lines"]
+    # the perft share of the limit is 5 / 20000 s: the case expects 5 nodes
+    assert first == "timeout: no answer within 1.00025 s; the request was stopped"
+    assert hint.startswith("this case expects 5 perft nodes, so its limit was 1.00025 s")
     assert cases[ALL_IDS[0]]["outcome"] == "passed"
 
 
@@ -378,6 +380,13 @@ def test_serve_budget_from_the_command_line():
     assert proc.returncode == 0 and [a["id"] for a in answers] == [1, 2, 3]
     assert answers[1]["error"]["code"] == "budget-exceeded"
     assert sorted(answers[2]["moves"]) == ["a1a2", "a1b1", "a1b2"]
+
+
+def test_a_limit_of_years_is_held_as_the_longest_the_timers_take():
+    from doublecheck.harness.deadline import LONGEST, Deadline
+    assert Deadline(1e12).seconds == LONGEST
+    with time_limit(1e12):   # no OverflowError from the timer
+        pass
 
 
 def test_a_server_over_its_budget_is_a_timeout_in_the_run(tmp_path, leftovers):

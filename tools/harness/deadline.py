@@ -34,7 +34,9 @@ How the code is stopped:
 ``TimeLimitExceeded`` derives from ``BaseException``, like
 ``KeyboardInterrupt``, so an engine's own ``except Exception:`` does not
 swallow it. A limit of ``None``, zero, a negative or a non-finite number means
-no limit.
+no limit; a limit longer than ``LONGEST`` (a case file may expect so many perft
+nodes that its scaled limit runs to years) is held as ``LONGEST``, which the
+system's timers and waits can express.
 """
 
 from __future__ import annotations
@@ -57,15 +59,23 @@ class TimeLimitExceeded(BaseException):
         super().__init__(f"the time limit of {self.seconds:g} s ran out")
 
 
+LONGEST = 7 * 24 * 3600.0   # one week: longer limits are held as this
+
+
 def no_limit(seconds) -> bool:
     return seconds is None or not 0 < seconds < math.inf
+
+
+def held(seconds: float) -> float:
+    """A finite positive limit as the timers can hold it."""
+    return min(float(seconds), LONGEST)
 
 
 class Deadline:
     """The moment a wait must end, and the limit in seconds it was set from (None: never)."""
 
     def __init__(self, seconds: float | None):
-        self.seconds = None if no_limit(seconds) else float(seconds)
+        self.seconds = None if no_limit(seconds) else held(seconds)
         self.end = None if self.seconds is None else time.monotonic() + self.seconds
 
     def left(self) -> float | None:
@@ -82,7 +92,7 @@ def time_limit(seconds: float | None):
     if no_limit(seconds):
         yield
         return
-    seconds = float(seconds)
+    seconds = held(seconds)
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
         with _alarm(seconds):
             yield
