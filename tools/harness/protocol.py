@@ -29,11 +29,13 @@ import subprocess
 import time
 from collections import deque
 from functools import lru_cache
+from itertools import islice
 
 from jsonschema import Draft202012Validator
 
 from doublecheck.casefiles import schema as packaged_schema
 from doublecheck.oracle.api import OPS
+from doublecheck.oracle.errors import clip as clip_text
 
 VERSIONS = ("1",)          # the protocol versions this harness speaks, newest first
 MAX_LINE = 16 * 1024 * 1024  # longest answer line read from an engine
@@ -84,10 +86,14 @@ def validator(kind: str) -> Draft202012Validator:
 
 
 def problems(kind: str, message) -> list[str]:
-    """What is wrong with ``message`` as a ``kind`` message; empty when it is fine."""
-    errors = sorted(validator(kind).iter_errors(message), key=lambda e: list(map(str, e.path)))
+    """What is wrong with ``message`` as a ``kind`` message; empty when it is fine.
+
+    Only the first few errors are collected: a list of a million wrong items
+    must not make a million error objects."""
+    first = islice(validator(kind).iter_errors(message), 5)
+    errors = sorted(first, key=lambda e: [(isinstance(p, int), p) for p in e.path])
     out = []
-    for e in errors[:5]:
+    for e in errors:
         where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e.path)
         out.append(f"{where}: {clip(e.message, 200)}")
     return out
@@ -175,7 +181,7 @@ def _plain_request(request: dict) -> bool:
 
 
 def clip(text: str, limit: int = 300) -> str:
-    return text if len(text) <= limit else text[:limit] + f"... ({len(text) - limit} more characters)"
+    return clip_text(text, limit)
 
 
 def size(n: int) -> str:

@@ -2,10 +2,13 @@
 
 Reads one request per line from stdin and writes one response per line to
 stdout, flushing after each, until end of input. Nothing a client sends can
-stop it: a line that is not a JSON object, lacks an id or an op, or has a
-field of the wrong type gets ``{"ok": false, "error": {"code":
-"invalid-request", ...}}``; an operation the engine does not offer gets
-``unsupported``; a failure inside the engine gets ``internal-error``.
+stop it: every line gets exactly one answer. A line that is empty, not a JSON
+object, over a size limit (docs/protocol.md, "Limits": line length, nesting
+depth, id length, perft depth), lacks an id or an op, or has a field of the
+wrong type gets ``{"ok": false, "error": {"code": "invalid-request", ...}}``;
+an operation the engine does not offer gets ``unsupported``; a failure inside
+the engine gets ``internal-error``. Messages quote at most a short prefix of
+what the client sent.
 """
 
 from __future__ import annotations
@@ -13,23 +16,41 @@ from __future__ import annotations
 import json
 import sys
 
-from doublecheck.harness.protocol import MAX_LINE, OPS, VERSIONS, clip, request_problems, size
+from doublecheck.harness.protocol import MAX_LINE, OPS, VERSIONS, request_problems, size
+from doublecheck.limits import MAX_ID_LENGTH, TooDeep, loads
+from doublecheck.oracle import variants
+from doublecheck.oracle.errors import RulesError, quote
+from doublecheck.oracle.limits import check_perft_depth
+
+MAX_ID = 2 ** 63 - 1   # integer ids: from -MAX_ID - 1 to MAX_ID
 
 
 def respond(line: bytes, adapter, claims: dict) -> dict:
     """The response to one request line."""
     try:
-        request = json.loads(line.decode("utf-8"))
-    except UnicodeDecodeError:
-        return _error(None, "invalid-request", "the line is not UTF-8 text")
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return _error(None, "invalid-request", f"the line is not UTF-8 text "
+                                               f"(byte {e.start + 1} is {line[e.start]:#04x})")
+    if not text.strip():
+        return _error(None, "invalid-request", "the line is empty; each line holds one request, "
+                                               "a JSON object")
+    try:
+        request = loads(text)
+    except TooDeep as e:
+        return _error(None, "invalid-request", f"the line nests too deep: {e}")
     except ValueError as e:
-        return _error(None, "invalid-request", f"the line is not JSON ({e}): "
-                                               f"{clip(line.decode('utf-8').strip(), 120)!r}")
+        return _error(None, "invalid-request", f"the line is not JSON ({e}): {quote(text.strip())}")
     if not isinstance(request, dict):
         return _error(None, "invalid-request", "a request must be a JSON object")
     rid = request.get("id")
     if not isinstance(rid, (str, int)) or isinstance(rid, bool):
         return _error(None, "invalid-request", "a request needs an 'id' (a string or an integer)")
+    if isinstance(rid, str) and len(rid) > MAX_ID_LENGTH:
+        return _error(None, "invalid-request", f"an 'id' string has at most {MAX_ID_LENGTH} "
+                                               f"characters, not {quote(rid, 40)}")
+    if isinstance(rid, int) and not -MAX_ID - 1 <= rid <= MAX_ID:
+        return _error(None, "invalid-request", f"an 'id' integer fits in 64 bits, not {quote(rid, 40)}")
     op = request.get("op")
     if not isinstance(op, str):
         return _error(rid, "invalid-request", "a request needs an 'op' (a string)")
@@ -37,13 +58,19 @@ def respond(line: bytes, adapter, claims: dict) -> dict:
         return hello(request, claims)
     if op not in OPS or op not in claims["ops"]:
         offered = ", ".join(["hello"] + list(claims["ops"]))
-        return _error(rid, "unsupported", f"unknown operation {op!r}; this engine offers {offered}")
+        return _error(rid, "unsupported", f"unknown operation {quote(op)}; this engine offers {offered}")
     wrong = request_problems(request)
     if wrong:
         return _error(rid, "invalid-request", "; ".join(wrong))
     if request["variant"] not in claims["variants"]:
-        return _error(rid, "unknown-variant", f"unknown variant {request['variant']!r}; "
+        return _error(rid, "unknown-variant", f"unknown variant {quote(request['variant'])}; "
                                               f"this engine knows {', '.join(claims['variants'])}")
+    if op == "perft" and request["variant"] in variants.VARIANT_NAMES:
+        try:  # the documented depth limit holds whatever engine is served
+            check_perft_depth(variants.get(request["variant"]), request["depth"],
+                              bool(request.get("turns")))
+        except RulesError as e:
+            return _error(rid, e.code, e.message)
     body = {k: v for k, v in request.items() if k != "id"}
     try:
         result = adapter.handle(body)
@@ -51,8 +78,9 @@ def respond(line: bytes, adapter, claims: dict) -> dict:
         code = getattr(e, "code", None)
         if isinstance(code, str) and code:
             return _error(rid, code, str(getattr(e, "message", e)))
-        print(f"internal error on request {rid!r}: {type(e).__name__}: {e}", file=sys.stderr)
-        return _error(rid, "internal-error", f"{type(e).__name__}: {e}")
+        print(f"internal error on request {quote(rid)}: {type(e).__name__}: {quote(str(e))}",
+              file=sys.stderr)
+        return _error(rid, "internal-error", f"{type(e).__name__}: {quote(str(e))}")
     return {"id": rid, "ok": True, **result}
 
 
@@ -66,7 +94,7 @@ def hello(request: dict, claims: dict) -> dict:
     if not common:
         return _error(rid, "unsupported-protocol",
                       f"this engine speaks protocol version {', '.join(VERSIONS)}; "
-                      f"the request offered {', '.join(offered) or 'none'}")
+                      f"the request offered {quote(', '.join(offered)) if offered else 'none'}")
     return {"id": rid, "ok": True, "protocol": common[0], "name": claims["name"],
             "variants": list(claims["variants"]), "ops": list(claims["ops"])}
 
@@ -91,8 +119,6 @@ def serve(adapter=None, stdin=None, stdout=None, max_line: int = MAX_LINE) -> in
             while line and not line.endswith(b"\n"):  # skip the rest of the long line
                 line = stdin.readline(1 << 20)
             answer = _error(None, "invalid-request", f"the line is longer than {size(max_line)}")
-        elif not line.strip():
-            continue
         else:
             answer = respond(line, adapter, claims)
         stdout.write(json.dumps(answer, separators=(",", ":")).encode("utf-8") + b"\n")
