@@ -46,7 +46,7 @@ def split_tokens(moves):
     for item in moves:
         if len(item) > MAX_MOVE_TEXT:
             raise RulesError(INVALID_MOVE_TEXT, f"a move or turn has at most {MAX_MOVE_TEXT} "
-                                                f"characters; {quote(item, 40)} has {len(item)}")
+                                                f"characters, not {quote(item, 40)}")
         parts = item.split(",")
         for i, part in enumerate(parts):
             if part:

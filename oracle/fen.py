@@ -48,8 +48,7 @@ def split_fields(text):
     """The fields of a FEN, checked before anything else is read: ASCII text of at
     most MAX_FEN_LENGTH characters, fields separated by (one or more) ASCII spaces."""
     if len(text) > MAX_FEN_LENGTH:
-        raise bad(f"a FEN has at most {MAX_FEN_LENGTH} characters; this one has {len(text)}: "
-                  f"{quote(text, 40)}")
+        raise bad(f"a FEN has at most {MAX_FEN_LENGTH} characters, not {quote(text, 40)}")
     if not text.isascii() or not text.isprintable():
         at, ch = next((i, c) for i, c in enumerate(text) if not (c.isascii() and c.isprintable()))
         what = "a space other than the ASCII space" if ch.isspace() else \

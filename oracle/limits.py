@@ -5,17 +5,18 @@ and an input over a limit is refused with the usual code (``invalid-fen``,
 ``invalid-move-text``, ``invalid-request``).  Every number is far above what
 a real position, game or test vector needs:
 
-- a FEN is ASCII text of at most ``MAX_FEN_LENGTH`` characters (the longest
-  FEN any variant writes has under 250);
+- a FEN is printable ASCII text of at most ``MAX_FEN_LENGTH`` characters
+  (the longest FEN any variant writes has under 250), its fields separated by
+  ASCII spaces (fen.split_fields);
 - its halfmove clock and fullmove number have at most ``MAX_FEN_NUMBER_DIGITS``
-  digits (so they fit the 32-bit integers engines commonly use; no game
-  reaches a fullmove number of 10,000 under the seventy-five-move rule of G3);
-- one move token (a move, or a whole turn such as ``Qg8+,Qh7#``) has at most
-  ``MAX_MOVE_TEXT`` characters;
-- a request plays at most ``MAX_MOVES`` move tokens (a game on the largest
-  board ends under G3 within about 40,000 moves);
-- the perft depth is at most the variant's ``max_perft_depth`` (a class
-  attribute of its rules; see ``perft_depth_problem``).
+  digits (they fit the 32-bit integers engines commonly use; no game comes
+  near a fullmove number of 100,000 under the seventy-five-move rule of G3);
+- one item of a request's ``moves`` (a move, or a whole turn such as
+  ``Qg8+,Qh7#``) has at most ``MAX_MOVE_TEXT`` characters;
+- a request holds at most ``MAX_MOVES`` items in ``moves`` (a game on the
+  largest board ends under G3 within about 40,000 moves);
+- the perft depth is at most the variant's ``max_perft_depth``, a class
+  attribute of its rules (``check_perft_depth``).
 """
 
 from doublecheck.oracle.errors import INVALID_REQUEST, RulesError, quote

@@ -48,8 +48,8 @@ def read_text(rules, body: str) -> MoveText:
     is no move at all, is longer than MAX_MOVE_TEXT or names a square this board does not have."""
     g = rules.geometry
     if len(body) > MAX_MOVE_TEXT:
-        raise RulesError(INVALID_MOVE_TEXT, f"move text has at most {MAX_MOVE_TEXT} characters; "
-                                            f"{quote(body, 40)} has {len(body)}")
+        raise RulesError(INVALID_MOVE_TEXT, f"move text has at most {MAX_MOVE_TEXT} characters, "
+                                            f"not {quote(body, 40)}")
 
     def square(name):
         sq = g.index.get(name)

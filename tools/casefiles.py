@@ -25,9 +25,10 @@ ever see well-formed data.
 What a schema cannot say is checked at load too (``request_problems``), so a
 case never fails at run time for want of a well-formed request: a FEN that
 the oracle cannot read, move text that is no move, a number written as
-``1.0``, a perft depth over the variant's limit. A case that expects an error
-skips the one check that would raise that error (a case expecting
-``invalid-fen`` carries a bad FEN on purpose). Such a case is reported and left out.
+``1.0``, a perft depth over the variant's limit. These are checked in the
+order the oracle meets them, and the first error found is no problem when it
+is the error the case expects (a case expecting ``invalid-fen`` carries a bad
+FEN on purpose). A case with a problem is reported and left out.
 
 Anything in the tree named ``*.json`` that is not a regular file (a
 directory, a FIFO, a device) is skipped with a warning rather than opened:
@@ -50,7 +51,7 @@ from jsonschema import Draft202012Validator
 
 from doublecheck.limits import MAX_DATA_FILE_BYTES, TooDeep, loads
 from doublecheck.oracle import api, notation, variants
-from doublecheck.oracle.errors import INVALID_FEN, INVALID_MOVE_TEXT, INVALID_REQUEST, RulesError, clip
+from doublecheck.oracle.errors import RulesError, clip
 from doublecheck.oracle.limits import check_perft_depth
 
 CASES_NOT_FOUND = "cases-not-found"        # the case tree is missing or holds nothing usable
@@ -210,26 +211,31 @@ def request_problems(variant: str, request: dict, expect: dict) -> list[str]:
            for where, value in _numbers(request, expect) if type(value) is not int]
     if out:
         return out
-    expected = expect.get("error", {}).get("code")
     rules = variants.get(variant)
-    if request["op"] == "perft" and expected != INVALID_REQUEST:
-        try:
+
+    def depth():
+        if request["op"] == "perft":
             check_perft_depth(rules, request["depth"], request.get("turns", False))
-        except RulesError as e:
-            out.append(f"$.request.depth: {e.message}")
-    if "fen" in request and expected != INVALID_FEN:
-        try:
+
+    def fen():
+        if "fen" in request:
             rules.parse_fen(request["fen"])
-        except RulesError as e:
-            out.append(f"$.request.fen: the FEN cannot be read ({e.code}: {e.message}); "
-                       f"a case about a bad FEN expects the error {INVALID_FEN}")
-    if expected not in (INVALID_FEN, INVALID_MOVE_TEXT):
+
+    def moves():
+        for token in api.split_tokens(request.get("moves", [])):
+            notation.read_token(rules, token)
+
+    # In the oracle's order: the first of these errors is the answer, the later
+    # checks are never reached.  The error the case expects is no problem.
+    expected = expect.get("error", {}).get("code")
+    for where, check in (("depth", depth), ("fen", fen), ("moves", moves)):
         try:
-            for token in api.split_tokens(request.get("moves", [])):
-                notation.read_token(rules, token)
+            check()
         except RulesError as e:
-            out.append(f"$.request.moves: {e.message}; a case about unreadable move text "
-                       f"expects the error {INVALID_MOVE_TEXT}")
+            if e.code != expected:
+                out.append(f"$.request.{where}: the answer would be the error {e.code}, "
+                           f"which the case does not expect: {e.message}")
+            break
     return out
 
 

@@ -9,7 +9,8 @@ own limits (FEN, move text, moves per request, perft depth) live in
   line, a case file or a rule file (the deepest legitimate one nests 6).
   Python's JSON reader recurses once per level and fails somewhere near a
   thousand levels, so the depth is measured on the text before it is parsed.
-- ``MAX_ID_LENGTH``: a request's string ``id`` (it is echoed in the answer).
+- ``MAX_ID_LENGTH``, ``MAX_ID``: a request's ``id``, a string or an integer
+  that fits in 64 bits (it is echoed in the answer).
 - ``MAX_DATA_FILE_BYTES``: a case file or rule file (the largest is about 0.2 MiB).
 - ``JOBS_PER_CORE``: ``--jobs`` is at most this many processes per CPU core.
 - ``MAX_TIMEOUT``: the longest ``--timeout`` in seconds (0 means no limit).
@@ -24,6 +25,7 @@ from itertools import accumulate
 
 MAX_JSON_DEPTH = 64
 MAX_ID_LENGTH = 100
+MAX_ID = 2 ** 63 - 1
 MAX_DATA_FILE_BYTES = 16 * 1024 * 1024
 JOBS_PER_CORE = 4
 MAX_TIMEOUT = 24 * 60 * 60.0

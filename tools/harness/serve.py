@@ -17,12 +17,10 @@ import json
 import sys
 
 from doublecheck.harness.protocol import MAX_LINE, OPS, VERSIONS, request_problems, size
-from doublecheck.limits import MAX_ID_LENGTH, TooDeep, loads
+from doublecheck.limits import MAX_ID, MAX_ID_LENGTH, TooDeep, loads
 from doublecheck.oracle import variants
 from doublecheck.oracle.errors import RulesError, quote
 from doublecheck.oracle.limits import check_perft_depth
-
-MAX_ID = 2 ** 63 - 1   # integer ids: from -MAX_ID - 1 to MAX_ID
 
 
 def respond(line: bytes, adapter, claims: dict) -> dict:
