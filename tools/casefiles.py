@@ -51,7 +51,7 @@ from jsonschema import Draft202012Validator
 
 from doublecheck.limits import MAX_DATA_FILE_BYTES, TooDeep, loads
 from doublecheck.oracle import api, notation, variants
-from doublecheck.oracle.errors import RulesError, clip
+from doublecheck.oracle.errors import RulesError, clip, quote
 from doublecheck.oracle.limits import check_perft_depth
 
 CASES_NOT_FOUND = "cases-not-found"        # the case tree is missing or holds nothing usable
@@ -207,11 +207,14 @@ def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[list[Case], li
 def request_problems(variant: str, request: dict, expect: dict) -> list[str]:
     """What would make a schema-valid case fail at run time for want of a
     well-formed request (see the module docstring); empty when nothing does."""
-    out = [f"$.{where}: {value!r} is not a whole number (write {int(value)}, not {value!r})"
+    out = [f"$.{where}: {value!r} is not a whole number (write {quote(int(value))}, not {value!r})"
            for where, value in _numbers(request, expect) if type(value) is not int]
     if out:
         return out
-    rules = variants.get(variant)
+    try:
+        rules = variants.get(variant)
+    except RulesError as e:   # a variant the schema knows but this installation lacks
+        return [f"$.variant: {e.message}"]
 
     def depth():
         if request["op"] == "perft":

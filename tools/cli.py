@@ -22,6 +22,7 @@ import sys
 
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR
+from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
 from doublecheck.oracle.errors import quote
 
 MAIN_EPILOG = """\
@@ -238,8 +239,6 @@ def positive(text: str) -> int:
 
 def jobs(text: str) -> int:
     """--jobs: at least 1, at most JOBS_PER_CORE processes per CPU core."""
-    from doublecheck.limits import JOBS_PER_CORE, cpu_cores, max_jobs
-
     value = positive(text)
     if value > max_jobs():
         raise argparse.ArgumentTypeError(
@@ -250,8 +249,6 @@ def jobs(text: str) -> int:
 
 def seconds(text: str) -> float:
     """A time limit: 0 (no limit) or a finite number of seconds up to MAX_TIMEOUT."""
-    from doublecheck.limits import MAX_TIMEOUT
-
     try:
         value = float(text) if text.isascii() else math.nan
     except ValueError:
@@ -262,7 +259,7 @@ def seconds(text: str) -> float:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {value:g}")
     if value > MAX_TIMEOUT:
-        raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:g} seconds (a day); "
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:g} seconds; "
                                          f"0 means no limit")
     return value
 
@@ -346,11 +343,11 @@ examples:
     who.add_argument("--adapter", metavar="MODULE:CLASS",
                      help="load this Python adapter class in-process (see docs/adapter-guide.md)")
     p.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
-                   help="per-request limit for engine processes (default: %(default)g; 0: none; "
-                        "at most a day)")
+                   help=f"per-request limit for engine processes (default: %(default)g; 0: none; "
+                        f"at most {MAX_TIMEOUT:g})")
     p.add_argument("--jobs", type=jobs, default=1, metavar="N",
                    help="run N engine processes in parallel (the oracle and adapters are then "
-                        "run by N 'doublecheck serve' processes); at most 4 per CPU core")
+                        f"run by N 'doublecheck serve' processes); at most {JOBS_PER_CORE} per CPU core")
     p.add_argument("--give-up", type=count, default=5, metavar="N",
                    help="after N crashes or timeouts in a row, send that engine no more cases; "
                         "they are reported as errors (default: %(default)s; 0: never)")
@@ -413,13 +410,13 @@ def add_lookups(sub, fmt):
         add_position_options(p)
         if op == "perft":
             p.add_argument("--depth", type=count, required=True,
-                           help="number of moves (or turns); each variant has a limit "
-                                "(13 in chess, docs/protocol.md)")
+                           help="number of moves (or turns), up to the variant's limit "
+                                "(docs/protocol.md, Limits)")
             p.add_argument("--divide", action="store_true", help="also count below each first move")
             p.add_argument("--turns", action="store_true", help="count complete turns, not moves")
             p.add_argument("--jobs", type=jobs, default=1, metavar="N",
                            help="split the count by first move over N processes (default 1; "
-                                "at most 4 per CPU core)")
+                                f"at most {JOBS_PER_CORE} per CPU core)")
         if op == "turns":
             p.add_argument("--grouped", action="store_true",
                            help="group the turns by their first move, in SAN and coordinates")
