@@ -12,7 +12,8 @@ in coordinates or SAN) are played from it first.  Bad input raises
 """
 
 from doublecheck.oracle import variants
-from doublecheck.oracle.errors import INVALID_REQUEST, RulesError
+from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, RulesError, quote
+from doublecheck.oracle.limits import MAX_MOVE_TEXT, MAX_MOVES, check_perft_depth
 from doublecheck.oracle.perft import divide, perft, perft_turns, turn_text
 
 OPS = ("moves", "turns", "play", "status", "perft", "fen")
@@ -31,19 +32,27 @@ def same_fen(variant: str, a: str, b: str) -> bool:
 
 
 def split_tokens(moves):
-    """Move tokens as given, with a whole turn ``a,b`` split into ``a,`` and ``b``."""
+    """Move tokens as given, with a whole turn ``a,b`` split into ``a,`` and ``b``.
+
+    At most MAX_MOVES items of at most MAX_MOVE_TEXT characters each (limits.py)."""
     if isinstance(moves, str):
         moves = moves.split()
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise RulesError(INVALID_REQUEST, "'moves' must be a list of move strings")
+    if len(moves) > MAX_MOVES:
+        raise RulesError(INVALID_REQUEST, f"'moves' holds {len(moves)} items; at most {MAX_MOVES} "
+                                          f"are allowed (docs/protocol.md, Limits)")
     tokens = []
     for item in moves:
+        if len(item) > MAX_MOVE_TEXT:
+            raise RulesError(INVALID_MOVE_TEXT, f"a move or turn has at most {MAX_MOVE_TEXT} "
+                                                f"characters, not {quote(item, 40)}")
         parts = item.split(",")
         for i, part in enumerate(parts):
             if part:
                 tokens.append(part + ("," if i < len(parts) - 1 else ""))
             elif i < len(parts) - 1 or len(parts) == 1:
-                raise RulesError("invalid-move-text", f"{item!r}: empty move between commas")
+                raise RulesError(INVALID_MOVE_TEXT, f"{quote(item)}: empty move between commas")
     return tokens
 
 
@@ -75,9 +84,11 @@ def handle(request: dict, rules=None) -> dict:
         raise RulesError(INVALID_REQUEST, "a request must be a JSON object")
     op = request.get("op")
     if op not in OPS:
-        raise RulesError(INVALID_REQUEST, f"unknown op {op!r}; known ops: {', '.join(OPS)}")
+        raise RulesError(INVALID_REQUEST, f"unknown op {quote(op)}; known ops: {', '.join(OPS)}")
     if rules is None:
         rules = variants.get(request.get("variant", "chess"))
+    if op == "perft":  # before any other work: an over-limit depth is refused at once
+        check_perft_depth(rules, request.get("depth"), bool(request.get("turns")))
     fen = request.get("fen")
     if fen is not None and not isinstance(fen, str):
         raise RulesError("invalid-fen", "'fen' must be a string")
@@ -92,9 +103,7 @@ def handle(request: dict, rules=None) -> dict:
         return {"status": rules.status(pos, history)}
     if op == "fen":
         return {"fen": rules.fen(pos)}
-    depth = request.get("depth")
-    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
-        raise RulesError(INVALID_REQUEST, f"'depth' must be a whole number >= 0, not {depth!r}")
+    depth = request["depth"]
     turns = bool(request.get("turns"))
     if request.get("divide"):
         if depth < 1:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from doublecheck.oracle import fen as fen_io
 from doublecheck.oracle import notation
-from doublecheck.oracle.errors import INVALID_FEN, RulesError
+from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
 from doublecheck.oracle.geometry import BISHOP_DIRECTIONS, QUEEN_DIRECTIONS, ROOK_DIRECTIONS, STANDARD
 from doublecheck.oracle.position import BLACK, WHITE, Move, Position, color_of, other
 
@@ -64,6 +64,9 @@ class Chess:
     forward = {WHITE: 1, BLACK: -1}
     extra_fields = ()              # names of the FEN fields after the sixth
     comma_marks_double = False     # only double-move writes a first half as `e2e4,`
+    # The deepest perft (moves or turns) a request may ask for: the start position's
+    # count passes 2**64 one ply deeper (docs/protocol.md, Limits).
+    max_perft_depth = 13
 
     def __init__(self):
         g = self.geometry
@@ -385,7 +388,7 @@ class Chess:
     def parse_state(self, fields, pos):
         """Read the variant's FEN fields 7+ (absent fields mean the default state)."""
         if fields:
-            raise RulesError(INVALID_FEN, f"{self.name} FEN has 6 fields; found extra field(s) {' '.join(fields)!r}")
+            raise RulesError(INVALID_FEN, f"{self.name} FEN has 6 fields; found extra field(s) {quote(' '.join(fields))}")
         return None
 
     def format_state(self, pos):

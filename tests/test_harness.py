@@ -352,7 +352,7 @@ def test_protocol_version_mismatch_stops_the_run(capsys, tmp_path, tree):
 
 @pytest.mark.parametrize("argv,message", [
     (["--engine", "/no/such/engine --flag"], "cannot start the engine"),
-    (["--engine", ""], "empty command"),
+    (["--engine", ""], "--engine: names no program"),
     (["--adapter", "no_such_module_here:Engine"], "cannot import 'no_such_module_here'"),
     (["--adapter", "doublecheck.harness.engines"], "--adapter wants module:Class"),
     (["--adapter", "doublecheck.harness.engines:NoSuchClass"], "has no 'NoSuchClass'"),

@@ -14,12 +14,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import re
+import shlex
 import sys
 
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR
 from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, TIMEOUT
+from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
+from doublecheck.oracle.errors import quote
 
 MAIN_EPILOG = """\
 examples:
@@ -211,18 +216,76 @@ class Parser(argparse.ArgumentParser):
 
 # ------------------------------------------------------------ option values
 
+# Each checks one kind of value and says what it wants (docs/protocol.md, "Limits").
+
+def _whole(text: str) -> int:
+    if not re.fullmatch(r"[+-]?[0-9]{1,18}", text):
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {quote(text, 40)}")
+    return int(text)
+
+
+def count(text: str) -> int:
+    """A whole number >= 0 (--max-nodes, --give-up, --depth)."""
+    value = _whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
 def positive(text: str) -> int:
-    value = int(text)
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
 
 
-def seconds(text: str) -> float:
-    value = float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {value}")
+def jobs(text: str) -> int:
+    """--jobs: at least 1, at most JOBS_PER_CORE processes per CPU core."""
+    value = positive(text)
+    if value > max_jobs():
+        raise argparse.ArgumentTypeError(
+            f"at most {max_jobs()} ({JOBS_PER_CORE} per CPU core; {cpu_cores()} "
+            f"core{'s' if cpu_cores() > 1 else ''} here), not {value}")
     return value
+
+
+def seconds(text: str) -> float:
+    """A time limit: 0 (no limit) or a finite number of seconds up to MAX_TIMEOUT."""
+    try:
+        value = float(text) if text.isascii() else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds (0 for no limit), "
+                                         f"not {quote(text, 40)}")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {value:g}")
+    if value > MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:g} seconds; "
+                                         f"0 means no limit")
+    return value
+
+
+def engine_command(text: str) -> str:
+    """--engine: a command line a shell could split (no shell runs it), or a known prefix
+    (uci:) followed by a program."""
+    from doublecheck.harness.engines import ENGINE_KINDS
+
+    command, example = text, '"./my-engine --protocol"'
+    for prefix in ENGINE_KINDS:
+        if text.startswith(prefix):
+            command, example = text[len(prefix):], f"{prefix}/usr/games/stockfish"
+            if os.path.exists(command):   # a path, used as it is
+                return text
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"cannot be read as a command line ({e}): "
+                                         f"{quote(text, 80)}") from None
+    if not argv:
+        raise argparse.ArgumentTypeError(f"names no program: {quote(text, 80)} "
+                                         f"(example: --engine {example})")
+    return text
 
 
 def add_position_options(p, moves_help="space-separated moves played first (coordinates or SAN)"):
@@ -286,26 +349,26 @@ examples:
     p.add_argument("--variant", help="only cases of this variant")
     p.add_argument("--rule", help="only cases that cite this rule id")
     size = p.add_mutually_exclusive_group()
-    size.add_argument("--max-nodes", type=int, metavar="N",
+    size.add_argument("--max-nodes", type=count, metavar="N",
                       help="skip perft cases expecting more than N nodes (quicker runs)")
     size.add_argument("--quick", action="store_const", dest="max_nodes", const=QUICK_MAX_NODES,
                       help=f"the same as --max-nodes {QUICK_MAX_NODES}: every case but the largest "
                            "perft counts (docs/harness.md lists them)")
     add_cases_dir_option(p, "case tree to run")
     who = p.add_mutually_exclusive_group()
-    who.add_argument("--engine", metavar='"CMD ARGS"',
+    who.add_argument("--engine", metavar='"CMD ARGS"', type=engine_command,
                      help="run this command (split like a shell would) as a protocol engine; "
                           "uci:PATH checks a UCI chess engine (docs/uci-bridge.md)")
     who.add_argument("--adapter", metavar="MODULE:CLASS",
                      help="load this Python adapter class in-process (see docs/adapter-guide.md)")
     p.add_argument("--timeout", type=seconds, default=TIMEOUT, metavar="SECONDS",
                    help="per-request limit, for engine processes and in-process runs alike "
-                        "(default: %(default)g; 0: none); perft requests get 1 s more per "
-                        f"{SLOW_RATE} nodes the case expects")
-    p.add_argument("--jobs", type=positive, default=1, metavar="N",
+                        f"(default: %(default)g; 0: none; at most {MAX_TIMEOUT:g}); perft requests "
+                        f"get 1 s more per {SLOW_RATE} nodes the case expects")
+    p.add_argument("--jobs", type=jobs, default=1, metavar="N",
                    help="run N engine processes in parallel (the oracle and adapters are then "
-                        "run by N 'doublecheck serve' processes)")
-    p.add_argument("--give-up", type=int, default=5, metavar="N",
+                        f"run by N 'doublecheck serve' processes); at most {JOBS_PER_CORE} per CPU core")
+    p.add_argument("--give-up", type=count, default=5, metavar="N",
                    help="after N crashes or timeouts in a row, send that engine no more cases; "
                         "they are reported as errors (default: %(default)s; 0: never)")
     p.add_argument("--format", choices=("text", "markdown"), default="text",
@@ -376,11 +439,14 @@ def add_lookups(sub, fmt):
                            epilog="examples:" + examples, formatter_class=fmt)
         add_position_options(p)
         if op == "perft":
-            p.add_argument("--depth", type=int, required=True, help="number of moves (or turns)")
+            p.add_argument("--depth", type=count, required=True,
+                           help="number of moves (or turns), up to the variant's limit "
+                                "(docs/protocol.md, Limits)")
             p.add_argument("--divide", action="store_true", help="also count below each first move")
             p.add_argument("--turns", action="store_true", help="count complete turns, not moves")
-            p.add_argument("--jobs", type=positive, default=1, metavar="N",
-                           help="split the count by first move over N processes (default 1)")
+            p.add_argument("--jobs", type=jobs, default=1, metavar="N",
+                           help="split the count by first move over N processes (default 1; "
+                                f"at most {JOBS_PER_CORE} per CPU core)")
         if op == "turns":
             p.add_argument("--grouped", action="store_true",
                            help="group the turns by their first move, in SAN and coordinates")
@@ -498,7 +564,7 @@ examples:
     from doublecheck.authoring.mutants.kill import DEFAULT_MAX_NODES
     p.add_argument("--variant", metavar="V", help="only the mutants of this variant")
     p.add_argument("--mutant", metavar="NAME", help="only this mutant (as listed by --list)")
-    p.add_argument("--max-nodes", metavar="N", type=int, default=DEFAULT_MAX_NODES,
+    p.add_argument("--max-nodes", metavar="N", type=count, default=DEFAULT_MAX_NODES,
                    help=f"skip perft cases expecting more than N nodes (default {DEFAULT_MAX_NODES}; "
                         "0: no limit)")
     p.add_argument("--list", action="store_true", help="list the catalogue and exit")
@@ -510,8 +576,6 @@ examples:
 
 def _mutants(args) -> int:
     from doublecheck.authoring.mutants.kill import mutants_command
-    if args.max_nodes < 0:
-        raise UsageError("argument --max-nodes: must be 0 (no limit) or more", "doublecheck mutants")
     return mutants_command(args)
 
 

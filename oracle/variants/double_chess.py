@@ -78,6 +78,7 @@ class DoubleChess(Chess):
     geometry = Geometry(16, range(1, 9))
     start_fen = ("rnbqrnbqkbnrqbnr/pppppppppppppppp/16/16/16/16/"
                  "PPPPPPPPPPPPPPPP/RNBQRNBQKBNRQBNR w AELPaelp - 0 1")
+    max_perft_depth = 11           # about twice chess's moves per ply (Limits)
 
     def make_castle_rules(self):
         """Four castlings per side, listed in rook-file order so the FEN field reads AELPaelp."""

@@ -50,7 +50,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from doublecheck.oracle.chess import Chess
-from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError
+from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
 from doublecheck.oracle.fen import validate_standard
 from doublecheck.oracle.position import WHITE, Move
 
@@ -80,6 +80,7 @@ class DoubleMove(Chess):
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 WB"
     extra_fields = ("abilities",)
     comma_marks_double = True
+    max_perft_depth = 12           # each side's Double Move multiplies the count (Limits)
 
     # ------------------------------------------------------------ turn machine
 
@@ -147,7 +148,7 @@ class DoubleMove(Chess):
         m = ABILITY_FIELD.fullmatch(fields[0])
         if m is None:
             raise RulesError(INVALID_FEN, f"field 7 must be WB, W-, -B or -- (unused Double Moves), "
-                                          f"optionally followed by m; not {fields[0]!r}")
+                                          f"optionally followed by m; not {quote(fields[0])}")
         unused = (m[1] + m[2]).replace("-", "")
         state = Abilities(unused, m[3] == "m")
         if state.mid and LETTER[pos.turn] in unused:

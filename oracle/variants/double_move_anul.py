@@ -32,7 +32,7 @@ square, when either king is in check, or when no second move exists.
 
 from doublecheck.oracle import notation
 from doublecheck.oracle.chess import Chess
-from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError
+from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
 from doublecheck.oracle.fen import validate_standard
 from doublecheck.oracle.position import WHITE, Position, other
 
@@ -114,7 +114,7 @@ class DoubleMoveAnul(Chess):
             return BOUNDARY
         if fields[0] not in (BOUNDARY, MID_TURN):
             raise RulesError(INVALID_FEN, f"field 7 must be '-' (between turns) or 'm' "
-                                          f"(between the two moves of a turn), not {fields[0]!r}")
+                                          f"(between the two moves of a turn), not {quote(fields[0])}")
         return fields[0]
 
     def format_state(self, pos):

@@ -48,7 +48,7 @@ import re
 from typing import NamedTuple
 
 from doublecheck.oracle.chess import SLIDES, Chess, not_over, game_over
-from doublecheck.oracle.errors import INVALID_FEN, RulesError
+from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
 from doublecheck.oracle.fen import validate_castling, validate_ep
 from doublecheck.oracle.geometry import Geometry
 from doublecheck.oracle.position import BLACK, WHITE, Move, color_of, colored, other
@@ -205,7 +205,7 @@ class SymmetricMonster(Chess):
     def parse_state(self, fields, pos):
         hand = fields[0] if fields else "Kk"
         if hand not in ("Kk", "K", "k", "-"):
-            raise bad(f"field 7 (double-kings in hand) must be Kk, K, k or -, not {hand!r}")
+            raise bad(f"field 7 (double-kings in hand) must be Kk, K, k or -, not {quote(hand)}")
         text = fields[1] if len(fields) > 1 else "-"
         first = None if text == "-" else self.parse_action(text)
         return State(hand.replace("-", ""), first)
@@ -215,7 +215,7 @@ class SymmetricMonster(Chess):
         names = [n for n in (m.group(1), m.group(2), m.group(4)) if n] if m else []
         if not m or any(n not in self.geometry.index for n in names):
             raise bad(f"field 8 (first action) must be '-' or an action such as d0c1, d4xe5, "
-                      f"c7c8q or K@c0 on this board, not {text!r}")
+                      f"c7c8q or K@c0 on this board, not {quote(text)}")
         sq = self.geometry.index
         if m.group(1):
             return Action(None, sq[m.group(1)], False, None)

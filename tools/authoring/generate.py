@@ -23,7 +23,8 @@ import sys
 from pathlib import Path
 
 from doublecheck.authoring import generators
-from doublecheck.casefiles import CASES_DIR, check_cases_dir
+from doublecheck.casefiles import CASES_DIR, UnreadableFile, check_cases_dir, read_data_text
+from doublecheck.limits import loads
 from doublecheck.progress import Progress
 
 
@@ -60,12 +61,27 @@ def produce(variant=None, progress: Progress | None = None) -> tuple[tuple[str, 
     return tuple(out)
 
 
-def _is_generated(path: Path) -> bool:
+def _committed(path: Path):
+    """(text, None) for a readable file, or (None, what is wrong with it)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("generated") is True
+        return read_data_text(path), None
+    except UnreadableFile as e:
+        return None, str(e)
+
+
+def _generated_data(path: Path):
+    """The file's JSON when it is marked ``"generated": true``; None otherwise
+    (curated, or not readable as JSON: never overwritten)."""
+    text, _ = _committed(path)
+    try:
+        data = loads(text) if text is not None else None
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) and data.get("generated") is True else None
+
+
+def _is_generated(path: Path) -> bool:
+    return _generated_data(path) is not None
 
 
 def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
@@ -83,12 +99,19 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
         texts = {cases_dir / rel: text for rel, text in produce(variant, progress)}
 
     if check:
-        stale = [f"missing: {p}" for p, t in texts.items() if not p.exists()]
-        stale += [f"differs: {p}" for p, t in texts.items()
-                  if p.exists() and p.read_text(encoding="utf-8") != t]
+        stale = []
+        for p, t in texts.items():
+            if not p.exists():
+                stale.append(f"missing: {p}")
+                continue
+            committed, trouble = _committed(p)
+            if trouble:
+                stale.append(f"differs: {p} ({trouble})")
+            elif committed != t:
+                stale.append(f"differs: {p}")
         for path in sorted(cases_dir.glob("*/*.json")):
-            if path not in texts and _is_generated(path) and (
-                    variant is None or json.loads(path.read_text(encoding="utf-8")).get("variant") == variant):
+            data = None if path in texts else _generated_data(path)
+            if data is not None and (variant is None or data.get("variant") == variant):
                 stale.append(f"not produced by any generator: {path}")
         for line in stale:
             print(line, file=out)
@@ -100,11 +123,13 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
 
     curated = [p for p in texts if p.exists() and not _is_generated(p)]
     for path in curated:
-        print(f"error: refusing to overwrite {path}: it is not marked \"generated\": true", file=err)
+        _, trouble = _committed(path)
+        why = f"it cannot be read: {trouble}" if trouble else "it is not marked \"generated\": true"
+        print(f"error: refusing to overwrite {path}: {why}", file=err)
     if curated:
         return 2
     for path, text in texts.items():
-        if path.exists() and path.read_text(encoding="utf-8") == text:
+        if path.exists() and _committed(path)[0] == text:
             print(f"unchanged: {path}", file=out)
             continue
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -51,6 +51,7 @@ import time
 from collections import deque
 
 from doublecheck.harness.deadline import Deadline
+from doublecheck.oracle.errors import clip as clip_text
 
 MAX_LINE = 16 * 1024 * 1024  # longest line read from an engine, unless the caller says otherwise
 STDERR_KEEP = 16 * 1024      # bytes of the engine's stderr kept for reports
@@ -90,7 +91,8 @@ class HelloError(Exception):
 
 
 def clip(text: str, limit: int = 300) -> str:
-    return text if len(text) <= limit else text[:limit] + f"... ({len(text) - limit} more characters)"
+    """At most ``limit`` characters of an engine's text, then ``... (N characters)``."""
+    return clip_text(text, limit)
 
 
 def size(n: int) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
+from itertools import islice
 
 from jsonschema import Draft202012Validator
 
@@ -58,10 +59,14 @@ def validator(kind: str) -> Draft202012Validator:
 
 
 def problems(kind: str, message) -> list[str]:
-    """What is wrong with ``message`` as a ``kind`` message; empty when it is fine."""
-    errors = sorted(validator(kind).iter_errors(message), key=lambda e: list(map(str, e.path)))
+    """What is wrong with ``message`` as a ``kind`` message; empty when it is fine.
+
+    Only the first few errors are collected: a list of a million wrong items
+    must not make a million error objects."""
+    first = islice(validator(kind).iter_errors(message), 5)
+    errors = sorted(first, key=lambda e: [(isinstance(p, int), p) for p in e.path])
     out = []
-    for e in errors[:5]:
+    for e in errors:
         where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e.path)
         out.append(f"{where}: {clip(e.message, 200)}")
     return out

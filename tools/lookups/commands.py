@@ -17,7 +17,8 @@ from doublecheck.lookups import lookup, matrix, pgn
 from doublecheck.lookups.lookup import status_sentence
 from doublecheck.lookups.parallel_perft import parallel_divide
 from doublecheck.lookups.svg import svg_for
-from doublecheck.oracle import api
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.limits import check_perft_depth
 from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_VARIANT, RulesError
 
 
@@ -84,6 +85,7 @@ def _parallel_perft(args, req) -> int:
     """perft --jobs N: the same answer as perft, split over N processes by first step."""
     if req["depth"] < 1:
         raise RulesError(INVALID_REQUEST, "--jobs needs --depth 1 or more")
+    check_perft_depth(variants.get(args.variant), req["depth"], args.turns)
     table = parallel_divide(args.variant, req.get("fen"), req.get("moves"), req["depth"],
                             turns=args.turns, jobs=args.jobs)
     answer = {"nodes": sum(table.values())}
