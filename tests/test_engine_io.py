@@ -437,9 +437,9 @@ def test_in_process_kinds_run_as_serve_processes_without_a_second_limit():
 
 
 @pytest.mark.parametrize("engine,message", [
-    ("'unterminated", "cannot be split into words"),
-    ("uci:", "empty command"),
-    ("", "empty command"),
+    ("'unterminated", "cannot be read as a command line"),   # refused by the parser
+    ("uci:", "names no program"),                             # refused by the parser
+    ("", "names no program"),                                 # refused by the parser
 ])
 def test_unusable_engine_commands_are_clear_errors(capsys, tree, engine, message):
     code = main(["run", "--cases-dir", str(tree), "--engine", engine])

@@ -229,7 +229,7 @@ def test_non_utf8_and_oversized_files_are_problems_naming_the_file(tmp_path):
 def test_generate_check_names_a_generated_file_that_is_not_utf8(tmp_path, monkeypatch):
     root = scratch_tree(tmp_path)
     (root / "chess" / "generated-x.json").write_bytes(b'{"generated": true, "x": "\xff"}\n')
-    monkeypatch.setattr(generate, "produce", lambda variant=None: (("chess/generated-x.json", "{}\n"),))
+    monkeypatch.setattr(generate, "produce", lambda variant=None, progress=None: (("chess/generated-x.json", "{}\n"),))
     out, err = io.StringIO(), io.StringIO()
     assert generate.generate_command(root, "chess", check=True, out=out, err=err) == 1
     assert f"differs: {root / 'chess' / 'generated-x.json'} (not UTF-8 text" in out.getvalue()

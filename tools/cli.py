@@ -272,7 +272,7 @@ def engine_command(text: str) -> str:
     from doublecheck.harness.engines import ENGINE_KINDS
 
     command, example = text, '"./my-engine --protocol"'
-    for prefix in ENGINE_KINDS:
+    for prefix in (kind.prefix for kind in ENGINE_KINDS.values() if kind.prefix):
         if text.startswith(prefix):
             command, example = text[len(prefix):], f"{prefix}/usr/games/stockfish"
             if os.path.exists(command):   # a path, used as it is
