@@ -11,9 +11,12 @@ in coordinates or SAN) are played from it first.  Bad input raises
 ``RulesError`` with a stable code.
 """
 
+from dataclasses import dataclass
+
 from doublecheck.oracle import variants
-from doublecheck.oracle.errors import INVALID_REQUEST, RulesError
+from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, INVALID_MOVE_TEXT, INVALID_REQUEST, RulesError
 from doublecheck.oracle.perft import divide, perft, perft_turns, turn_text
+from doublecheck.oracle.position import Move, Position
 
 OPS = ("moves", "turns", "play", "status", "perft", "fen")
 VARIANTS = variants.VARIANT_NAMES
@@ -43,26 +46,66 @@ def split_tokens(moves):
             if part:
                 tokens.append(part + ("," if i < len(parts) - 1 else ""))
             elif i < len(parts) - 1 or len(parts) == 1:
-                raise RulesError("invalid-move-text", f"{item!r}: empty move between commas")
+                raise RulesError(INVALID_MOVE_TEXT, f"{item!r}: empty move between commas")
     return tokens
 
 
-def replay(rules, fen, moves):
-    """Play move tokens from a FEN; returns the final position and the identity
-    keys of the earlier turn-boundary positions (for repetition)."""
-    pos = rules.parse_fen(fen if fen is not None else rules.start_fen)
-    history = []
+@dataclass(frozen=True)
+class Step:
+    """One move of a played line: the position before it, the move, its text, and
+    whether the turn ended with it."""
+
+    pos: Position
+    move: Move
+    token: str
+    ends_turn: bool
+
+
+@dataclass(frozen=True)
+class Line:
+    """A played line: where it started, every step, where it ended, and the identity
+    keys of its turn-boundary positions before the last one (for repetition, G3)."""
+
+    start: Position
+    steps: tuple
+    final: Position
+    history: tuple
+
+
+def comma_contradicted(rules, token: str, after: Position) -> bool:
+    """G8: does ``token`` end with the comma that says the turn goes on, while the
+    move it names ended the turn (``after`` is the position after it)?"""
+    return token.rstrip().endswith(",") and not rules.mid_turn(after)
+
+
+def play_token(rules, pos: Position, token: str) -> tuple[Step, Position]:
+    """Play one move token at pos: (the step, the position after it).  RulesError when
+    the token names no legal move or its comma says the turn goes on when it does not."""
+    move = rules.parse_move(pos, token)
+    after = rules.play(pos, move)
+    if comma_contradicted(rules, token, after):
+        raise RulesError(ILLEGAL_MOVE, f"{token!r}: the comma says the turn continues, "
+                                       f"but {token.rstrip(',')} ends the turn here")
+    return Step(pos, move, token, not rules.mid_turn(after)), after
+
+
+def replay(rules, fen=None, moves=None, start: Position | None = None) -> Line:
+    """Play move tokens (coordinates or SAN; ``a,b`` is a whole turn) from ``start``, or
+    else from the FEN (the start position when None), once: every step and the end.
+
+    Raises RulesError for an invalid FEN, unreadable move text or an illegal move.
+    """
+    if start is None:
+        if fen is not None and not isinstance(fen, str):
+            raise RulesError(INVALID_FEN, "'fen' must be a string")
+        start = rules.parse_fen(fen if fen is not None else rules.start_fen)
+    pos, steps, history = start, [], []
     for token in split_tokens(moves or []):
         if not rules.mid_turn(pos):
             history.append(rules.identity(pos))
-        move = rules.parse_move(pos, token)
-        after = rules.play(pos, move)
-        if token.endswith(",") and not rules.mid_turn(after):
-            # G8: a trailing comma says the turn goes on after this move
-            raise RulesError("illegal-move", f"{token!r}: the comma says the turn continues, "
-                                             f"but {token.rstrip(',')} ends the turn here")
-        pos = after
-    return pos, history
+        step, pos = play_token(rules, pos, token)
+        steps.append(step)
+    return Line(start, tuple(steps), pos, tuple(history))
 
 
 def handle(request: dict, rules=None) -> dict:
@@ -78,10 +121,8 @@ def handle(request: dict, rules=None) -> dict:
         raise RulesError(INVALID_REQUEST, f"unknown op {op!r}; known ops: {', '.join(OPS)}")
     if rules is None:
         rules = variants.get(request.get("variant", "chess"))
-    fen = request.get("fen")
-    if fen is not None and not isinstance(fen, str):
-        raise RulesError("invalid-fen", "'fen' must be a string")
-    pos, history = replay(rules, fen, request.get("moves"))
+    line = replay(rules, request.get("fen"), request.get("moves"))
+    pos, history = line.final, line.history
     if op == "moves":
         return {"moves": [rules.move_text(pos, m) for m in rules.legal_moves(pos)]}
     if op == "turns":

@@ -93,7 +93,7 @@ def san_or_coordinates(variant, fen, moves, text, use_san):
     if not use_san:
         return text
     rules = variants.get(variant)
-    pos, _ = api.replay(rules, fen, moves)
+    pos = api.replay(rules, fen, moves).final
     return rules.san(pos, rules.parse_move(pos, text))
 
 

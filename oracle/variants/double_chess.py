@@ -89,3 +89,7 @@ class DoubleChess(Chess):
                                          f"{KING_FILE}{rank}", f"{rook_file}{rank}",
                                          f"{king_to}{rank}", f"{rook_to}{rank}", letter, san))
         return rules
+
+    # C3 decides every castling refusal; DC-castling-san names the castlings.
+    rule_ids = {**Chess.rule_ids, "castling": "DC-castling-san", "castling-rights": "C3",
+                "castling-path": "C3", "castling-attack": "C3"}

@@ -33,6 +33,7 @@ square, when either king is in check, or when no second move exists.
 from doublecheck.oracle import notation
 from doublecheck.oracle.chess import Chess
 from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError
+from doublecheck.oracle.explain import Refusal
 from doublecheck.oracle.fen import validate_standard
 from doublecheck.oracle.position import WHITE, Position, other
 
@@ -102,7 +103,7 @@ class DoubleMoveAnul(Chess):
             return True
         board = self.move_board(pos, move)
         king = "k" if pos.turn == WHITE else "K"
-        return self.attacked(board, board.index(king), pos.turn)
+        return bool(self.attacked(board, board.index(king), pos.turn))
 
     def has_legal_move(self, pos) -> bool:
         return any(self.king_safe_after(pos, m) for m in self.pseudo_moves(pos))
@@ -174,3 +175,52 @@ class DoubleMoveAnul(Chess):
             after = self.end_turn(pos, move)
             return "it gives checkmate" if not self.legal_moves(after) else "it gives check"
         return "no legal second move exists after it"
+
+    # ------------------------------------------------------ explaining refusals
+
+    rule_ids = {**Chess.rule_ids, "en-passant": "A3", "en-passant-unended": "A3"}
+    continuing_move = "the second move of a turn"
+    unended_move = "was the first move of a two-move turn"
+    BRAKE_IDS = {"it captures": "DA-5", "it gives check": "DA-6", "it gives checkmate": "DA-6"}
+
+    def why_refused(self, pos, move, asked):
+        """A1: a move written with a trailing comma must leave room for a second move."""
+        if not asked.comma:
+            return None
+        if self.mid_turn(pos):
+            return Refusal("this is already the second move of the turn, and a turn has at most "
+                           "two moves", "A1")
+        why = self.why_turn_ends(pos, move)
+        return Refusal(f"{self.san(pos, move)} ends the turn ({why}), so no second move may follow "
+                       f"it", "A1", also=[self.BRAKE_IDS.get(why, "DA-no-pass")])
+
+    def king_safety_rule(self, pos, asked):
+        """DA-4: each move of a turn leaves the own king safe."""
+        if self.mid_turn(pos) or asked.index > 0:
+            return "DA-4", "each move of a turn must leave the own king safe"
+        return "DA-4", "each move of a turn must leave the own king safe, not just the pair"
+
+    def why_turn_over(self, pos, move, played):
+        """A1: the brake (DA-5, DA-6) or a missing second move ended the turn after one move."""
+        if played >= 2:
+            return Refusal("no further move is allowed: a turn has at most two moves", "A1")
+        san = self.san(pos, move).rstrip(",")
+        why = self.why_turn_ends(pos, move)
+        if why.startswith("no legal"):
+            return Refusal(f"second move not allowed: no legal second move exists after {san}",
+                           "A1", also=["DA-no-pass"])
+        said = why[3:] if why.startswith("it ") else why
+        return Refusal(f"second move not allowed: the first move {san} {said}, which ends the "
+                       f"turn", "A1", also=[self.BRAKE_IDS.get(why, "DA-2")])
+
+    def why_incomplete(self, pos, last):
+        """A1, DA-no-pass: after a quiet first move the second is compulsory."""
+        return Refusal(f"after the quiet first move {last} a second move is compulsory "
+                       f"({len(self.legal_moves(pos))} are possible)", "A1", also=["DA-no-pass"])
+
+    def state_sentences(self, pos):
+        """Field 7 (A4): a turn boundary, or a second move owed."""
+        if self.mid_turn(pos):
+            return [f"{side_name(pos.turn)} has played a quiet first move and owes the second "
+                    f"(field 7: m)."]
+        return ["At a turn boundary (field 7: -)."]

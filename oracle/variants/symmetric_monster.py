@@ -47,8 +47,10 @@ turn under way (``d0c1``, ``d4xe5``, ``c7c8q``, ``K@c0``).
 import re
 from typing import NamedTuple
 
-from doublecheck.oracle.chess import SLIDES, Chess, not_over, game_over
+from doublecheck.oracle import explain
+from doublecheck.oracle.chess import Chess, not_over, game_over
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
+from doublecheck.oracle.explain import VARIANT, Refusal, piece_name, side as side_name
 from doublecheck.oracle.fen import validate_castling, validate_ep
 from doublecheck.oracle.geometry import Geometry
 from doublecheck.oracle.position import BLACK, WHITE, Move, color_of, colored, other
@@ -283,20 +285,115 @@ class SymmetricMonster(Chess):
     def could_move(self, kind, color, a: Action, board):
         """Could a piece of this kind have gone a.frm -> a.to (capturing or not, as recorded)?"""
         g = self.geometry
+        if kind != "P":
+            return self.line_blockers(kind, a.frm, a.to, board) == []
         df, dr = g.file[a.to] - g.file[a.frm], g.rank[a.to] - g.rank[a.frm]
-        if kind == "P":
-            step = self.forward[color]
-            if a.capture:
-                return abs(df) == 1 and dr == step
-            middle = g.square(g.file[a.frm], g.rank[a.frm] + step)
-            return df == 0 and (dr == step or (dr == 2 * step and board[middle] is None
-                                               and g.rank[a.frm] == self.pawn_start_rank[color]))
-        if kind == "N":
-            return a.to in g.knight[a.frm]
-        if kind == "K":
-            return a.to in g.king[a.frm]
-        for d in SLIDES[kind]:
-            ray = g.rays[a.frm][d]
-            if a.to in ray:
-                return all(board[s] is None for s in ray[:ray.index(a.to)])
-        return False
+        step = self.forward[color]
+        if a.capture:
+            return abs(df) == 1 and dr == step
+        middle = g.square(g.file[a.frm], g.rank[a.frm] + step)
+        return df == 0 and (dr == step or (dr == 2 * step and board[middle] is None
+                                           and g.rank[a.frm] == self.pawn_start_rank[color]))
+
+    # ------------------------------------------------------ explaining refusals
+
+    rule_ids = {**Chess.rule_ids, "promotion": "S9", "*double-step": "S9", "en-passant": "S10",
+                "en-passant-unended": "S10", "castling-attack": "SM-R2"}
+    continuing_move = "the second action of a double turn"
+    unended_move = "did not end a turn"
+
+    def why_no_move(self, pos, asked):
+        """S7: without a king on the board a side has lost, so it moves no more."""
+        if not self.has_king(pos.board, pos.turn):
+            return Refusal(f"{side_name(pos.turn)} has no king on the board, so the game is over", "S7")
+        return None
+
+    def why_refused(self, pos, move, asked):
+        """S4 (double turns are two double-piece actions), S5 (lost kings), S6 (no null move)."""
+        g, who = self.geometry, side_name(pos.turn)
+        piece = move.drop or pos.board[move.frm]
+        double = is_double(piece)
+        first = pos.state.first
+        if first is not None:
+            if not double:
+                return Refusal(f"the first action of this turn was a double-piece action, so the "
+                               f"second must be one too; the {piece_name(piece)} on "
+                               f"{g.name[move.frm]} is a single piece", "S4", also=["SM-R9"])
+            if self.is_null(first, move):
+                return Refusal(f"the {piece_name(piece)} would go straight back to "
+                               f"{g.name[move.to]} after the quiet first action "
+                               f"{self.action_text(first)}: that is a null move", "S6",
+                               also=["SM-R10"])
+            return None
+        if not double and not self.may_move_singles(pos):
+            return Refusal(f"{who}'s single king has been captured, so its single pieces may not "
+                           f"move any more", "S5", also=["SM-R4"])
+        if double and not self.may_move_doubles(pos):
+            return Refusal(f"{who}'s double-king has been captured, so its double-pieces may not "
+                           f"move any more", "S5", also=["SM-R5"])
+        if double and not self.completable(pos, move):
+            return Refusal(f"no legal second double-piece action would follow "
+                           f"{self.move_text(pos, move)}, and one double-piece action alone is not "
+                           f"a turn", "S4", also=["SM-R9"])
+        return None
+
+    def why_no_drop(self, pos, text, asked):
+        """S8: only the double-king, from hand, onto an empty start square of the side's double-pawns."""
+        g, who = self.geometry, side_name(pos.turn)
+        t_name = g.name[text.to]
+        if text.letter != "K":
+            return Refusal("only the double-king is ever dropped (written K@square)", "S8",
+                           level=VARIANT)
+        if colored("K", pos.turn) not in pos.state.hand:
+            where = "is already on the board" if colored("*K", pos.turn) in pos.board else "has been captured"
+            return Refusal(f"{who}'s double-king is not in hand: it {where}", "S8", also=["S3"],
+                           level=VARIANT)
+        allowed = self.drop_squares[pos.turn]
+        if text.to not in allowed:
+            names = "-".join((g.name[allowed[0]], g.name[allowed[-1]]))
+            return Refusal(f"the double-king is dropped only on {who}'s double-pawn start squares "
+                           f"({names}); {t_name} is not one of them", "S8", level=VARIANT)
+        if pos.board[text.to] is not None:
+            return Refusal(f"{t_name} is occupied by the {piece_name(pos.board[text.to])}; the "
+                           f"double-king is dropped only on an empty square", "S8", level=VARIANT)
+        return explain.turn_machine(self, pos, Move(None, text.to, drop="*K"), asked)
+
+    def why_no_en_passant(self, pos, frm, to, asked):
+        """S9 (SM-R6): a double-pawn is never taken en passant."""
+        g = self.geometry
+        victim_sq = g.square(g.file[to], g.rank[frm])
+        victim = pos.board[victim_sq] if victim_sq is not None else None
+        if is_double(victim) and victim[-1] in "Pp" and color_of(victim) != pos.turn:
+            return Refusal(f"the piece on {g.name[victim_sq]} is a double-pawn, which is never "
+                           f"taken en passant", "S9", also=["SM-R6"])
+        return super().why_no_en_passant(pos, frm, to, asked)
+
+    def why_turn_over(self, pos, move, played):
+        """S4: a single-piece move is a whole turn; S7: taking the last king ends the game."""
+        if played >= 2:
+            return Refusal("no further move is allowed: a double-piece turn has exactly two "
+                           "actions", "S4")
+        san = self.san(pos, move).rstrip(",")
+        if is_double(move.drop or pos.board[move.frm]):
+            return Refusal(f"no second action: {san} took the opponent's last king, which ends "
+                           f"the game at once", "S7", also=["S4", "SM-R12"])
+        return Refusal(f"no second move: {san} is a single-piece move, which is a whole turn",
+                       "S4", also=["SM-R9"])
+
+    def why_incomplete(self, pos, last):
+        """S4: one double-piece action alone is not a turn."""
+        return Refusal(f"one double-piece action ({last}) alone is not a turn; a second "
+                       f"double-piece action must follow ({len(self.legal_moves(pos))} are "
+                       f"possible)", "S4", also=["SM-R9"])
+
+    def state_sentences(self, pos):
+        """The double-kings in hand (field 7) and the double turn under way (field 8)."""
+        hand = [side_name(c) for c in (WHITE, BLACK) if colored("K", c) in pos.state.hand]
+        out = ["Double-kings in hand: " + (", ".join(hand) or "none") +
+               f"   (field 7: {self.format_state(pos)[0]})"]
+        if pos.state.first is not None:
+            out.append(f"Double turn under way: first action {self.action_text(pos.state.first)} "
+                       f"(field 8); one more double-piece action finishes it.")
+        else:
+            out.append("At a turn boundary (field 8: -).")
+        return out

@@ -94,7 +94,7 @@ def board_for(view, missing, extra):
     request = view["request"]
     try:
         rules = variants.get(variant)
-        pos, _ = api.replay(rules, request.get("fen"), request.get("moves"))
+        pos = api.replay(rules, request.get("fen"), request.get("moves")).final
     except Exception as e:  # an invalid FEN is often exactly what the case is about
         message = getattr(e, "message", str(e))
         return None, f"no board: the oracle cannot set up this position ({message})"
