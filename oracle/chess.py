@@ -295,7 +295,9 @@ class Chess:
                     if not every:
                         return [t]
                     found.append(t)
-        return sorted(found)
+        if found:
+            found.sort()
+        return found
 
     def attackers(self, board, sq, by: str) -> list:
         """The squares of every piece of colour `by` that attacks square sq, in square order."""
