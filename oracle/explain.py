@@ -78,12 +78,12 @@ class Asked:
     steps: list = field(default_factory=list)  # the played line before the turn (api.Step)
 
 
-def cite(rules, topic: str, piece: str | None = None) -> tuple[str, list]:
-    """(rule id, related ids) that ``rules.rule_ids`` gives for a topic; for a double-piece
-    the key ``"*" + topic`` wins where the rules give one."""
+def cite(rules, topic: str, piece: str | None = None) -> tuple[str | None, list]:
+    """(rule id, related ids) that ``rules.rule_ids`` gives for a topic (None: the variant has
+    no such rule); for a double-piece the key ``"*" + topic`` wins where the rules give one."""
     ids = rules.rule_ids
     value = ids.get("*" + topic, ids[topic]) if piece and piece.startswith("*") else ids[topic]
-    if isinstance(value, str):
+    if value is None or isinstance(value, str):
         return value, []
     return value[0], list(value[1:])
 

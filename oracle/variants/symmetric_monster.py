@@ -297,8 +297,10 @@ class SymmetricMonster(Chess):
 
     # ------------------------------------------------------ explaining refusals
 
+    # No check and no king safety here (S4, SM-R1): kings are captured, castling ignores attacks.
     rule_ids = {**Chess.rule_ids, "promotion": "S9", "*double-step": "S9", "en-passant": "S10",
-                "en-passant-unended": "S10", "castling-attack": "SM-R2"}
+                "en-passant-unended": "S10", "castling-path": "SM-R2", "castling-attack": "SM-R2",
+                "king-capture": None, "king-safety": None}
     continuing_move = "the second action of a double turn"
     unended_move = "did not end a turn"
 
