@@ -1,48 +1,18 @@
-"""Double Move Chess (seed 000; rulings G1-G9, D1-D6).
+"""Double Move Chess (seed 000): FIDE chess in which each side may move twice in a row, once.
 
-FIDE chess, plus one optional extra: each side owns a single Double Move for
-the whole game.
+The rules are stated in the catalogue (cases/rules/double-move-seed.json and
+double-move.json; ``doublecheck rules ID`` prints one); the ids mark where
+each acts here:
 
-- DM-objective  Checkmate wins; kings are never captured (G6).
-- DM-ability    White and Black each start with one Double Move; using it is
-                optional and it cannot be used a second time.
-- DM-activation It is activated at the start of a turn, never between the two
-                halves.  The first half spends it without passing the turn; the
-                second half, by the same side and with the same or another
-                piece, ends the turn.  A Double Move may only be opened by a
-                first half after which some legal second half exists (D2).
-- DM-every-half-legal  Each half is an ordinary legal move in the position
-                where it is played: neither may leave the mover's king in
-                check.  The position between the halves is a real position.
-- DM-check-between-halves  The first half may give check; the opponent does
-                not answer, and the second half may keep, change or lift the
-                check but never capture the king (D3).
-- DM-unused-ability-no-escape  A mated side has no legal first half, so an
-                unused Double Move does not save it (D5).
-- DM-captures, DM-promotion, DM-castling  Either half may capture, promote or
-                castle under the normal rules, judged on the board as it is at
-                that moment; what the first half changed (a captured piece, a
-                new queen, lost castling rights) holds for the second.
-- DM-en-passant  Only a two-square step that ends a turn gives the opponent an
-                en passant chance, usable by the opponent's next move only
-                (an ordinary move or a first half), never by a second half (D4).
-- DM-end-of-game, DM-draws  Mate, stalemate and every draw rule are looked at
-                only once a turn is complete (D5, G3); positions between the
-                halves never count as repetitions.  Unused abilities are part
-                of a position's identity (D6).
-
-Clocks (G2): each half is a move for the halfmove clock; the fullmove number
-grows when Black's turn is complete.
-
-FEN (D1, DM-fen-field): field 7 is ``WB``, ``W-``, ``-B`` or ``--`` (the
-Double Moves still unused), with ``m`` appended while the side to move is
-between its two halves; absent means ``WB``.  It is always written.  Between
-the halves the en passant field is ``-`` and a way to finish the turn must
-exist; ``m`` for a side that still holds its ability is invalid.
-
-Move text (G8): the first half of a Double Move is written with a trailing
-comma (``b3g8,`` or ``Qg8+,``); the same move without the comma is the
-ordinary move that ends the turn.  A whole Double Move is ``b3g8,g8h7``.
+- DM-objective, DM-captures, DM-promotion, DM-castling: otherwise chess, per half
+- DM-ability, DM-activation: one Double Move a side, opened only at a turn boundary
+- D2: a first half needs a legal second half after it
+- DM-every-half-legal, DM-check-between-halves, D3: each half legal; never a king capture
+- DM-en-passant, D4: only a double step that ends a turn leaves a target
+- DM-end-of-game, DM-draws, DM-unused-ability-no-escape, D5: judged when the turn is complete
+- D6: unused abilities are part of a position's identity
+- DM-fen-field, D1: FEN field 7, ``WB``/``W-``/``-B``/``--`` plus ``m`` between the halves
+- G8: the first half is written with a trailing comma (``b3g8,``)
 """
 
 import re

@@ -1,33 +1,17 @@
-"""Double Move Chess as played on anul.space (seed 002; rulings G1-G9, A1-A5).
+"""Double Move Chess as played on anul.space (seed 002): two moves a turn, with brakes.
 
-Board, pieces and the way each piece moves are those of FIDE chess.  What
-changes is the turn:
+The rules are stated in the catalogue (cases/rules/double-move-anul-seed.json
+and double-move-anul.json; ``doublecheck rules ID`` prints one); the ids mark
+where each acts here:
 
-- DA-1  The sides still alternate, but each one plays a *turn* (G1).
-- DA-2  A turn is normally two legal moves, White's very first turn included
-        (DA-opening-turn, A1).
-- DA-3  The two moves may be made by the same piece or by two pieces; castling
-        is one move (DA-complete-turn, A2).
-- DA-4  Each move on its own must leave the mover's king safe; move two
-        cannot repair a check left by move one (DA-king-safety-each-move).
-        A turn that begins in check must answer it with move one
-        (DA-turn-begins-in-check).
-- DA-5  A first move that captures (en passant included) ends the turn.
-- DA-6  A first move that gives check (discovered check and mate included)
-        ends the turn; a capture with check ends it once (DA-capture-check-brake).
-- After a quiet first move a second move is compulsory when one exists; if
-  none exists the turn ends after one move.  Nobody may pass (DA-no-pass, A1).
-- Promotion and castling are not brakes in themselves (A2).
-- En passant (A3): only a two-square step that ends a turn leaves a target,
-  and only the opponent's first move may take it.  The position between the
-  two moves never has a target.
-- DA-7, A5  Checkmate, stalemate and the draw rules are judged only between
-  turns; a mate ends the game at once.
-
-FEN (A4): field 7 is ``-`` between turns and ``m`` when the side to move has
-played a quiet first move and owes its second.  It is always written; a FEN
-without it means ``-``.  A FEN with ``m`` is rejected when it has an en passant
-square, when either king is in check, or when no second move exists.
+- DA-1, DA-2, DA-3, DA-complete-turn, DA-opening-turn, A1: every turn is two moves
+- DA-5, DA-6, DA-capture-check-brake: a capture or check on move one ends the turn
+- DA-no-pass: after a quiet move one the second is owed; none existing ends the turn
+- DA-4, DA-king-safety-each-move, DA-turn-begins-in-check: each move keeps the king safe
+- A2: promotion and castling are no brakes by themselves
+- A3: only a double step that ends a turn leaves a target, for the reply's move one
+- DA-7, A5: the game ends only at turn boundaries
+- A4: FEN field 7, ``-`` at a turn boundary, ``m`` when the second move is owed
 """
 
 from doublecheck.oracle import notation

@@ -1,47 +1,19 @@
 """Symmetric Monster Chess (seed 004): extra squares, double-pieces, no check.
 
-Setup (SM-setup, S1).  The FIDE position on a board with eight extra
-squares: c0 d0 e0 f0 below White's first rank and c9 d9 e9 f9 above Black's.
-Those squares hold the double-pawns (``*P`` and ``*p`` in FEN, S2).  Each
-side also holds one double-king in hand (``*K``, ``*k``), shown in FEN
-field 7 (S3).
+The rules are stated in the catalogue (cases/rules/symmetric-monster-seed.json
+and symmetric-monster.json; ``doublecheck rules ID`` prints one); the ids
+mark where each acts here:
 
-Otherwise FIDE chess, with the seed's twelve numbered rules:
-
-R1  (SM-R1, S4, S7)  There is no check and no mate.  Every move the pieces
-    can make is legal, moving into attack included, and kings can be
-    captured.  A side that has no legal turn loses.
-R2  (SM-R2, S4)  So castling ignores attacks on the king's squares.
-R3  (SM-R3, S9)  Pawns promote on rank 8 (White) and rank 1 (Black), not on
-    the extra ranks 9 and 0.
-R4  (SM-R4, S5)  A side whose single king was captured makes no more
-    single-piece moves.
-R5  (SM-R5, S5)  A side whose double-king was captured makes no more
-    double-piece actions.
-R6  (SM-R6, S9)  A double-pawn steps two squares only from its side's
-    second rank (2 / 7), and is never taken en passant.
-R7  (SM-R7, S9, S10)  A double-pawn may take an ordinary pawn en passant.
-R8  (SM-R8, S9)  A double-pawn promotes to a double queen, rook, bishop or
-    knight.
-R9  (SM-R9, S4)  A turn is one single-piece move, or two double-piece
-    actions; one double-piece action alone is no turn.  So a first action
-    is allowed only when some second action can follow it.
-R10 (SM-R10, S4, S6)  The two actions may be made by one double-piece or by
-    two; but a piece whose first move neither captured nor promoted may not
-    go straight back to where it came from.
-R11 (SM-R11, S8)  While the double-king is in hand, dropping it on an empty
-    square among its side's double-pawn start squares is a double-piece
-    action (written ``K@e0``).
-R12 (SM-R12, S7)  A side with neither king on the board loses at once, even
-    in the middle of the opponent's double turn: a first action that takes
-    the opponent's last king ends the game and counts as a whole turn.
-
-Draws (S11): the move-count and repetition rules of G2/G3; no stalemate and
-no dead position.  A drop counts one move on the halfmove clock.
-
-Turn state (S3): FEN field 7 lists the double-kings still in hand; field 8
-is ``-`` at a turn boundary and otherwise the first action of the double
-turn under way (``d0c1``, ``d4xe5``, ``c7c8q``, ``K@c0``).
+- SM-setup, S1, S2: c0-f0 and c9-f9 added, double-pieces written ``*P``
+- SM-R1, SM-R2, S4: no check; kings are captured; castling ignores attacks
+- SM-R3, SM-R6, SM-R7, SM-R8, S9, S10: pawns and double-pawns
+- SM-R4, SM-R5, S5: a lost king stops its kind of pieces
+- SM-R9, S4: a turn is one single-piece move or two double-piece actions
+- SM-R10, S6: no null move back to where the piece came from
+- SM-R11, S8: the double-king is dropped from hand onto its pawns' start squares
+- SM-R12, S7: no king on the board, or no legal turn, loses
+- S11: the draw rules of G2/G3 only
+- S3, SM-fen-kings, SM-pawn-ranks: FEN fields 7 (hand) and 8 (first action) and valid positions
 """
 
 import re
