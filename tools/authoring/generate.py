@@ -14,6 +14,10 @@ deterministic (seeded randomness only) and build its dicts with keys in a fixed
 order: the text written is ``json.dumps(data, indent=2)`` plus a newline, with
 nothing re-sorted. Every generated file carries ``"generated": true``; a file
 without it is curated and is never overwritten.
+
+With the package's own case tree, the same run keeps the derived text in step
+(``doublecheck.authoring.derived``): the variant and operation lists of the
+schemas and the rule tables of docs/<variant>.md.
 """
 
 import functools
@@ -23,7 +27,7 @@ import pkgutil
 import sys
 from pathlib import Path
 
-from doublecheck.authoring import generators
+from doublecheck.authoring import derived, generators
 from doublecheck.casefiles import CASES_DIR
 
 
@@ -64,10 +68,15 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
         print(f"error: no generator for variant '{variant}'", file=err)
         return 2
     texts = {cases_dir / rel: text for rel, text in produce(variant)}
+    try:
+        kept = derived.expected_texts() if cases_dir.resolve() == CASES_DIR.resolve() else {}
+    except derived.DerivedError as e:
+        print(f"error: {e}", file=err)
+        return 2
 
     if check:
         stale = [f"missing: {p}" for p, t in texts.items() if not p.exists()]
-        stale += [f"differs: {p}" for p, t in texts.items()
+        stale += [f"differs: {p}" for p, t in {**texts, **kept}.items()
                   if p.exists() and p.read_text(encoding="utf-8") != t]
         for path in sorted(cases_dir.glob("*/*.json")):
             if path not in texts and _is_generated(path) and (
@@ -86,7 +95,7 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
         print(f"error: refusing to overwrite {path}: it is not marked \"generated\": true", file=err)
     if curated:
         return 2
-    for path, text in texts.items():
+    for path, text in {**texts, **kept}.items():
         if path.exists() and path.read_text(encoding="utf-8") == text:
             print(f"unchanged: {path}", file=out)
             continue
