@@ -112,3 +112,13 @@ def test_a_catalogue_file_may_share_rules_of_another(tmp_path):
         "rules/double-move.json: shared rule G99 for double-move is not defined"]
     (rules_dir / "double-move.json").write_text(json.dumps({"rules": [own], "shared": {"shogi": ["G1"]}}))
     assert any("shogi" in p for p in load_rules(tmp_path)[1])
+
+
+def test_mutant_catalogue_tables_are_written_from_the_mutants():
+    from doublecheck.authoring.mutants import CATALOGUE
+    for name, m in CATALOGUE.items():
+        assert len(m.why) > 10, f"{name}: its class needs a docstring saying why someone writes it"
+    path = ROOT / "docs" / "mutants.md"
+    text = path.read_text(encoding="utf-8")
+    tables = derived.mutant_tables()
+    assert derived.doc_text(text, tables, path.name, (derived.MUTANTS_START, derived.MUTANTS_END)) == text

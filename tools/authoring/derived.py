@@ -13,6 +13,10 @@
   statement.  The catalogue is the one home of rule prose; the table is
   never edited by hand.
 
+- The catalogue tables of docs/mutants.md come from the mutant catalogue
+  (``doublecheck.authoring.mutants``: each ``@mutant`` line and the class's
+  docstring).
+
 The docs exist only in a checkout of the repository; an installed package
 has schemas but no docs, and then only the schemas are looked at.
 """
@@ -31,6 +35,10 @@ DOCS_DIR = CASES_DIR.parent / "docs"
 TABLE_START = ("<!-- rule table: written by `doublecheck generate` from the rule catalogue "
                "(cases/rules/*.json); edit the catalogue, not this table -->")
 TABLE_END = "<!-- end of the rule table -->"
+MUTANTS_START = ("<!-- mutant catalogue: written by `doublecheck generate` from "
+                 "doublecheck.authoring.mutants (each @mutant line and its class's docstring); "
+                 "edit those, not these tables -->")
+MUTANTS_END = "<!-- end of the mutant catalogue -->"
 CASE_ID_VARIANTS = re.compile(r"\^\(chess(?:\|[a-z0-9-]+)*\)/")
 HELLO_VARIANTS = re.compile(r'("name": "doublecheck-oracle", "variants": )\[[^\]]*\]')
 
@@ -81,21 +89,38 @@ def own_rules(catalogue: dict, variant: str) -> list[dict]:
 
 def rule_table(catalogue: dict, variant: str) -> str:
     """The Markdown rule table of a variant's doc (markers included)."""
-    def cell(text):
-        return text.replace("|", "\\|")
-    rows = [f"| `{r['id']}` | {cell(r['title'])} | {cell(r['statement'])} |"
+    rows = [f"| `{r['id']}` | {_cell(r['title'])} | {_cell(r['statement'])} |"
             for r in own_rules(catalogue, variant)]
     return "\n".join([TABLE_START, "", "| id | rule | statement |", "|---|---|---|", *rows, "",
                       TABLE_END])
 
 
-def doc_text(text: str, table: str, where: str) -> str:
-    """A doc's text with the part between the markers replaced by ``table``."""
-    start, end = text.find(TABLE_START), text.find(TABLE_END)
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def doc_text(text: str, table: str, where: str, markers=(TABLE_START, TABLE_END)) -> str:
+    """A doc's text with the part between the markers (which ``table`` carries) replaced."""
+    first, last = markers
+    start, end = text.find(first), text.find(last)
     if start < 0 or end < start:
-        raise DerivedError(f"{where} has no rule table markers; put these two lines where the "
-                           f"table goes:\n{TABLE_START}\n{TABLE_END}")
-    return text[:start] + table + text[end + len(TABLE_END):]
+        raise DerivedError(f"{where} has no table markers; put these two lines where the "
+                           f"table goes:\n{first}\n{last}")
+    return text[:start] + table + text[end + len(last):]
+
+
+def mutant_tables() -> str:
+    """The catalogue part of docs/mutants.md: one table per variant (markers included)."""
+    from doublecheck.authoring.mutants import CATALOGUE
+    by_variant = {}
+    for m in CATALOGUE.values():
+        by_variant.setdefault(m.variant, []).append(m)
+    out = [MUTANTS_START]
+    for variant, entries in by_variant.items():
+        out += ["", f"### {variant} ({len(entries)})", "",
+                "| Mutant | Rule | The mistake | Why someone writes it |", "|---|---|---|---|"]
+        out += [f"| `{m.name}` | {m.rule} | {_cell(m.description)} | {_cell(m.why)} |" for m in entries]
+    return "\n".join(out + ["", MUTANTS_END])
 
 
 def protocol_text(text: str) -> str:
@@ -111,6 +136,10 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR) -
     protocol = Path(docs_dir) / "protocol.md"
     if protocol.exists():
         out[protocol] = protocol_text(protocol.read_text(encoding="utf-8"))
+    mutants = Path(docs_dir) / "mutants.md"
+    if mutants.exists():
+        out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(),
+                                "docs/mutants.md", (MUTANTS_START, MUTANTS_END))
     if Path(docs_dir).is_dir():
         catalogue, _ = load_rules(CASES_DIR)
         for variant in REGISTRY:

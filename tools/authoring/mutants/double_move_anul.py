@@ -13,6 +13,8 @@ from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, Dou
         "only a check on move one ends the turn; a capture lets the same side move again",
         {"op": "play", "fen": "4k3/8/8/8/8/8/p7/R3K3 w - - 0 1 -", "moves": ["a1a2"]})
 class CaptureNoBrake(DoubleMoveAnul):
+    """the Marseillais rule (check only) that the seed extends"""
+
     def brakes(self, pos, move):
         return gives_check(self, pos, move)
 
@@ -21,6 +23,8 @@ class CaptureNoBrake(DoubleMoveAnul):
         "the capture brake looks for a piece on the target square, so an en passant capture does not end the turn",
         {"op": "play", "fen": "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1 -", "moves": ["e5d6"]})
 class EnPassantNoBrake(DoubleMoveAnul):
+    """the capture test looks for a piece on the target square"""
+
     def brakes(self, pos, move):
         if move.en_passant:
             return gives_check(self, pos, move)
@@ -31,6 +35,8 @@ class EnPassantNoBrake(DoubleMoveAnul):
         "the check brake asks only whether the moved piece attacks the king, so a discovered check does not end the turn",
         {"op": "play", "fen": "4k3/8/8/8/4N3/8/8/K3R3 w - - 0 1 -", "moves": ["e4c3"]})
 class DiscoveredCheckNoBrake(DoubleMoveAnul):
+    """the check test asks only whether the moved piece attacks the king"""
+
     def brakes(self, pos, move):
         if move.en_passant or (move.castle is None and pos.board[move.to] is not None):
             return True
@@ -47,6 +53,8 @@ class DiscoveredCheckNoBrake(DoubleMoveAnul):
         "White's first turn of the game has one move only (the Marseillais habit the seed rejects)",
         {"op": "play", "moves": ["e2e4"]})
 class WhiteOpensWithOneMove(GenericTurns, DoubleMoveAnul):
+    """the Marseillais habit the seed explicitly rejects"""
+
     def play(self, pos, move):
         if pos.turn == WHITE and pos.fullmove == 1 and not self.mid_turn(pos):
             return self.end_turn(pos, move)
@@ -57,6 +65,8 @@ class WhiteOpensWithOneMove(GenericTurns, DoubleMoveAnul):
         "a quiet first move after which no second move exists is refused, instead of ending the turn after one move",
         {"op": "status", "fen": "7k/7p/8/7P/8/1q6/8/K7 w - - 0 1 -"})
 class OneMoveTurnForbidden(DoubleMoveAnul):
+    """the double-move D2 rule carried over"""
+
     def legal_moves(self, pos):
         moves = super().legal_moves(pos)
         if self.mid_turn(pos):
@@ -69,6 +79,8 @@ class OneMoveTurnForbidden(DoubleMoveAnul):
         "castling always ends the turn, as if it were a capture or a check",
         {"op": "play", "fen": "4k3/8/8/8/8/8/8/4K2R w K - 0 1 -", "moves": ["e1g1"]})
 class CastlingBrakes(DoubleMoveAnul):
+    """castling treated as a "forcing" or special move"""
+
     def brakes(self, pos, move):
         return move.castle is not None or super().brakes(pos, move)
 
@@ -77,6 +89,8 @@ class CastlingBrakes(DoubleMoveAnul):
         "a promotion always ends the turn, as if it were a capture or a check",
         {"op": "play", "fen": "4k3/P7/8/8/8/8/8/4K3 w - - 0 1 -", "moves": ["a7a8n"]})
 class PromotionBrakes(DoubleMoveAnul):
+    """the same, for promotion"""
+
     def brakes(self, pos, move):
         return move.promotion is not None or super().brakes(pos, move)
 
@@ -85,6 +99,8 @@ class PromotionBrakes(DoubleMoveAnul):
         "the en passant target from the start of the turn stays usable for move two",
         {"op": "moves", "fen": "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1 -", "moves": ["e1d1"]})
 class EnPassantOnMoveTwo(DoubleMoveAnul):
+    """the target is cleared only when the turn passes"""
+
     def make(self, pos, move, ends_turn=True):
         after = super().make(pos, move, ends_turn)
         return after if ends_turn else after.replace(ep=pos.ep)
@@ -94,6 +110,8 @@ class EnPassantOnMoveTwo(DoubleMoveAnul):
         "a double step played as a quiet move one still leaves an en passant target after move two",
         {"op": "moves", "fen": "7k/8/8/8/3p4/8/4P3/7K w - - 0 1 -", "moves": ["e2e4", "h1g1"]})
 class MoveOneDoubleStepTargetKept(DoubleMoveAnul):
+    """the target is remembered to the end of the turn"""
+
     def make(self, pos, move, ends_turn=True):
         after = super().make(pos, move, ends_turn)
         if not ends_turn and is_double_step(self, pos, move):
@@ -107,6 +125,8 @@ class MoveOneDoubleStepTargetKept(DoubleMoveAnul):
         "only a double step played as move two leaves a target; one that ends the turn as move one does not",
         {"op": "moves", "fen": "8/8/8/5k2/3p4/8/4P3/4K3 w - - 0 1 -", "moves": ["e2e4"]})
 class BrakingDoubleStepNoTarget(DoubleMoveAnul):
+    """targets made only by move two"""
+
     def end_turn(self, pos, move):
         after = super().end_turn(pos, move)
         return after if self.mid_turn(pos) else after.replace(ep=None)
@@ -116,6 +136,8 @@ class BrakingDoubleStepNoTarget(DoubleMoveAnul):
         "move one may leave the own king in check when move two repairs it",
         {"op": "moves", "fen": "4r2k/8/8/8/8/8/4B3/4K3 w - - 0 1 -"})
 class MoveOneMayExposeKing(DoubleMoveAnul):
+    """the turn checked as one unit"""
+
     def legal_moves(self, pos):
         moves = super().legal_moves(pos)
         if self.mid_turn(pos):
@@ -129,6 +151,8 @@ class MoveOneMayExposeKing(DoubleMoveAnul):
         "draw rules (move count, dead position, repetition) are judged between the two moves of a turn too",
         {"op": "status", "fen": "4k3/8/8/8/8/8/8/R3K3 w - - 149 90 -", "moves": ["a1a2"]})
 class DrawsBetweenMoves(DoubleMoveAnul):
+    """the end-of-game test runs after every move"""
+
     def status(self, pos, history=()):
         return super().status(with_state(pos, BOUNDARY), history)
 
@@ -137,6 +161,8 @@ class DrawsBetweenMoves(DoubleMoveAnul):
         "the halfmove clock counts turns: two quiet moves in one turn add one",
         {"op": "play", "fen": "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 -", "moves": ["a1a2", "a2a3"]})
 class AnulClockCountsTurns(DoubleMoveAnul):
+    """as in double-move"""
+
     def end_turn(self, pos, move):
         after = super().end_turn(pos, move)
         if self.mid_turn(pos) and after.halfmove == pos.halfmove + 1:
@@ -148,6 +174,8 @@ class AnulClockCountsTurns(DoubleMoveAnul):
         "the fullmove number grows after each Black move, not once per Black turn",
         {"op": "play", "fen": "4k3/8/8/8/8/8/8/R3K3 b - - 0 5 -", "moves": ["e8d8", "d8c8"]})
 class FullmoveAfterBlackMoveOne(DoubleMoveAnul):
+    """the chess rule kept"""
+
     def make(self, pos, move, ends_turn=True):
         after = super().make(pos, move, ends_turn)
         if not ends_turn and pos.turn == BLACK:
@@ -159,6 +187,8 @@ class FullmoveAfterBlackMoveOne(DoubleMoveAnul):
         "the check brake looks at the pawn before it promotes, so a promotion giving check does not end the turn",
         {"op": "play", "fen": "4k3/P7/8/8/8/8/8/4K3 w - - 0 1 -", "moves": ["a7a8q"]})
 class PromotionCheckJudgedAsPawn(DoubleMoveAnul):
+    """the check test looks at the piece before it is replaced"""
+
     def brakes(self, pos, move):
         return super().brakes(pos, replace(move, promotion=None) if move.promotion else move)
 
@@ -167,6 +197,8 @@ class PromotionCheckJudgedAsPawn(DoubleMoveAnul):
         "the check brake looks at the king's move only, so a castling whose rook gives check does not end the turn",
         {"op": "play", "fen": "5k2/8/8/8/8/8/8/4K2R w K - 0 1 -", "moves": ["e1g1"]})
 class CastlingCheckMissed(DoubleMoveAnul):
+    """the check test looks at the king's move only"""
+
     def brakes(self, pos, move):
         if move.castle is None:
             return super().brakes(pos, move)
@@ -180,6 +212,8 @@ class CastlingCheckMissed(DoubleMoveAnul):
         "the turn goes on after a quiet move one when any second move could be made, even one leaving the king in check",
         {"op": "play", "fen": "7k/7p/8/7P/8/1q6/8/K7 w - - 0 1 -", "moves": ["h5h6"]})
 class SecondMoveExistsByPseudoMoves(GenericTurns, DoubleMoveAnul):
+    """the cheap generator used for the existence test"""
+
     def has_legal_move(self, pos):
         return bool(self.pseudo_moves(pos))
 
@@ -188,6 +222,8 @@ class SecondMoveExistsByPseudoMoves(GenericTurns, DoubleMoveAnul):
         "a FEN in the middle of a turn may carry an en passant square",
         {"op": "fen", "fen": "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1 m"})
 class MidTurnEnPassantAccepted(DoubleMoveAnul):
+    """the validation of field 7 and field 4 are not tied together"""
+
     def validate(self, pos):
         super().validate(pos.replace(ep=None) if self.mid_turn(pos) else pos)
 
@@ -196,6 +232,8 @@ class MidTurnEnPassantAccepted(DoubleMoveAnul):
         "a turn that begins in check ends after the move that answers it, even a quiet king step",
         {"op": "play", "fen": "4k3/8/8/8/1b6/8/8/4K3 w - - 0 1 -", "moves": ["e1f1"]})
 class CheckAnswerEndsTurn(DoubleMoveAnul):
+    """"a check ends the turn" misread as applying to the side in check"""
+
     def brakes(self, pos, move):
         return self.in_check(pos) or super().brakes(pos, move)
 
@@ -206,5 +244,7 @@ class CheckAnswerEndsTurn(DoubleMoveAnul):
          "moves": ["a1a2", "a2a3", "e8d8", "d8e8", "a3a1", "a1a2", "e8d8", "d8e8",
                    "a2a1", "a1a2", "e8d8", "d8e8"]})
 class PositionsBetweenMovesCounted(CountsBetweenMixin, DoubleMoveAnul):
+    """every position after every move goes into the history (same technique as in double-move)"""
+
     def as_boundary(self, pos):
         return with_state(pos, BOUNDARY)
