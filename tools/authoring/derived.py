@@ -27,6 +27,7 @@ import json
 import re
 from pathlib import Path
 
+from doublecheck import casefiles
 from doublecheck.casefiles import CASES_DIR, SCHEMAS_DIR, load_rules
 from doublecheck.oracle.api import OPS
 from doublecheck.oracle.variants import REGISTRY
@@ -128,8 +129,16 @@ def protocol_text(text: str) -> str:
     return HELLO_VARIANTS.sub(lambda m: m[1] + json.dumps(list(REGISTRY)), text)
 
 
-def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR) -> dict[Path, str]:
-    """Every derived file with the text it should have (files that exist only)."""
+def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
+                   fresh: bool = False) -> dict[Path, str]:
+    """Every derived file with the text it should have (files that exist only).
+
+    The docs' tables come from the catalogue as read against the schemas on
+    disk; ``fresh`` reads the schemas again (after they were just rewritten).
+    """
+    if fresh:
+        casefiles.schema.cache_clear()
+        casefiles._schema_validator.cache_clear()
     out = {}
     for path in sorted(Path(schemas_dir).glob("*.json")):
         out[path] = schema_text(path.read_text(encoding="utf-8"))

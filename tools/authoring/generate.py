@@ -95,11 +95,17 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
         print(f"error: refusing to overwrite {path}: it is not marked \"generated\": true", file=err)
     if curated:
         return 2
-    for path, text in {**texts, **kept}.items():
+    _write({**texts, **kept}, out)
+    if any(p.read_text(encoding="utf-8") != t for p, t in derived.expected_texts(fresh=True).items()):
+        _write(derived.expected_texts(), out)  # a catalogue read against the schemas just written
+    return 0
+
+
+def _write(texts: dict, out) -> None:
+    for path, text in texts.items():
         if path.exists() and path.read_text(encoding="utf-8") == text:
             print(f"unchanged: {path}", file=out)
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         print(f"wrote: {path}", file=out)
-    return 0
