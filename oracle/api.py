@@ -126,23 +126,30 @@ def handle(request: dict, rules=None) -> dict:
     if op == "moves":
         return {"moves": [rules.move_text(pos, m) for m in rules.legal_moves(pos)]}
     if op == "turns":
-        return {"turns": [turn_text(rules, pos, line) for line, _ in rules.turns(pos)]}
+        return {"turns": [turn_text(rules, pos, moves) for moves, _ in rules.turns(pos)]}
     if op == "play":
         return {"fen": rules.fen(pos), "status": rules.status(pos, history)}
     if op == "status":
         return {"status": rules.status(pos, history)}
     if op == "fen":
         return {"fen": rules.fen(pos)}
-    depth = request.get("depth")
-    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
-        raise RulesError(INVALID_REQUEST, f"'depth' must be a whole number >= 0, not {depth!r}")
-    turns = bool(request.get("turns"))
-    if request.get("divide"):
-        if depth < 1:
-            raise RulesError(INVALID_REQUEST, "divide needs depth >= 1")
+    depth, by_first_step, turns = perft_request(request)
+    if by_first_step:
         table = divide(rules, pos, depth, turns=turns)
         return {"nodes": sum(table.values()), "divide": table}
     return {"nodes": (perft_turns if turns else perft)(rules, pos, depth)}
+
+
+def perft_request(request: dict) -> tuple[int, bool, bool]:
+    """(depth, divide, turns) of a perft request; RulesError(invalid-request) when they
+    make no sense (a depth that is not a whole number >= 0, divide below depth 1)."""
+    depth = request.get("depth")
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+        raise RulesError(INVALID_REQUEST, f"'depth' must be a whole number >= 0, not {depth!r}")
+    by_first_step = bool(request.get("divide"))
+    if by_first_step and depth < 1:
+        raise RulesError(INVALID_REQUEST, "divide needs depth >= 1")
+    return depth, by_first_step, bool(request.get("turns"))
 
 
 def hello() -> dict:

@@ -20,7 +20,7 @@ import chess
 # The protocol's vocabulary (operations, variant ids, error codes, the exception that
 # refuses a request) comes from the adapter interface; the rules below are this file's own.
 from doublecheck.adapter import (ILLEGAL_MOVE, INVALID_FEN, INVALID_MOVE_TEXT, INVALID_REQUEST, OPS,
-                                 UNKNOWN_VARIANT, UNSUPPORTED, EngineError)
+                                 UNKNOWN_VARIANT, UNSUPPORTED, EngineError, perft_request)
 from doublecheck.adapter import VARIANTS as ALL_VARIANTS
 
 
@@ -419,13 +419,8 @@ class PythonChessAdapter:
             return {"status": rules.status(pos, history)}
         if op == "fen":
             return {"fen": rules.fen(pos)}
-        depth = request.get("depth")
-        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
-            raise EngineError(INVALID_REQUEST, f"'depth' must be a whole number >= 0, not {depth!r}")
-        if request.get("divide"):
-            if depth < 1:
-                raise EngineError(INVALID_REQUEST, "divide needs depth >= 1")
-            table = rules.divide(pos, depth, bool(request.get("turns")))
+        depth, by_first_step, turns = perft_request(request)
+        if by_first_step:
+            table = rules.divide(pos, depth, turns)
             return {"nodes": sum(table.values()), "divide": table}
-        count = rules.perft_turns if request.get("turns") else rules.perft
-        return {"nodes": count(pos, depth)}
+        return {"nodes": (rules.perft_turns if turns else rules.perft)(pos, depth)}
