@@ -3,7 +3,10 @@
 Section numbers in the comments refer to the FIDE Laws of Chess.  A variant
 is a subclass that changes data (board, start position, castling scheme) and,
 where its rules differ, overrides the *turn machine*: ``play`` (what a move
-does to whose turn it is), ``mid_turn`` and ``status``.
+does to whose turn it is), ``mid_turn`` and ``status``.  It also answers the
+explanation hooks at the end of the class (``rule_ids`` and the ``why_*``
+methods), through which the lookups say why its rules refuse a move; see
+docs/contributing.md.
 """
 
 from dataclasses import dataclass
