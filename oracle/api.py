@@ -99,13 +99,16 @@ def replay(rules, fen=None, moves=None, start: Position | None = None) -> Line:
         if fen is not None and not isinstance(fen, str):
             raise RulesError(INVALID_FEN, "'fen' must be a string")
         start = rules.parse_fen(fen if fen is not None else rules.start_fen)
-    pos, steps, history = start, [], []
+    pos, steps = start, []
     for token in split_tokens(moves or []):
-        if not rules.mid_turn(pos):
-            history.append(rules.identity(pos))
         step, pos = play_token(rules, pos, token)
         steps.append(step)
-    return Line(start, tuple(steps), pos, tuple(history))
+    return Line(start, tuple(steps), pos, history(rules, steps))
+
+
+def history(rules, steps) -> tuple:
+    """The identity keys (G3) of the turn-boundary positions the steps were played from."""
+    return tuple(rules.identity(s.pos) for s in steps if not rules.mid_turn(s.pos))
 
 
 def handle(request: dict, rules=None) -> dict:

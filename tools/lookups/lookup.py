@@ -35,11 +35,6 @@ def play_line(rules, fen, moves):
     return line.final, list(line.steps)
 
 
-def history_of(rules, steps):
-    """Identity keys of the turn-boundary positions before the current one (for status)."""
-    return [rules.identity(s.pos) for s in steps if not rules.mid_turn(s.pos)]
-
-
 def reason_text(found: Refusal, label: str) -> str:
     """``Kxh7: h7 is attacked by the pawn on g6; <gloss> (<rule>)``."""
     out = f"{label}: {found.detail}"
@@ -84,7 +79,7 @@ def explain_at(rules, pos, steps, move=None, turn=None, cases_dir=None):
     """``explain`` from a position reached by ``steps``; returns (result, position after, steps
     after) so that a game can be checked turn by turn without replaying it each time."""
     text, halves, single, open_end = split_question(move, turn)
-    start_status = rules.status(pos, history_of(rules, steps))
+    start_status = rules.status(pos, api.history(rules, steps))
     out = {"variant": rules.name, "fen": rules.fen(pos), "to_move": side(pos.turn).lower(),
            "kind": "move" if move is not None else "turn", "input": text}
     entries, finding, label, cur, steps = walk(rules, pos, steps, halves, single, open_end)
@@ -108,7 +103,7 @@ def explain_at(rules, pos, steps, move=None, turn=None, cases_dir=None):
     else:
         out.update(legal=True, reason=None, rule=None, rules=[], code=None, incomplete=False,
                    refused=None, fen_after=rules.fen(cur), ends_turn=not rules.mid_turn(cur),
-                   status=rules.status(cur, history_of(rules, steps)))
+                   status=rules.status(cur, api.history(rules, steps)))
         out["turn"] = ",".join(e["move"].rstrip(",") for e in entries)
         out["san"] = ",".join(e["san"] for e in entries)
     out["rule_titles"] = rule_titles(out["rules"], cases_dir)
@@ -282,7 +277,7 @@ def show_data(variant, fen=None, moves=None) -> dict:
 def shown(rules, fen, moves):
     """(position, ``show_data``'s answer) after playing ``moves`` once."""
     pos, steps = play_line(rules, fen, moves)
-    status = rules.status(pos, history_of(rules, steps))
+    status = rules.status(pos, api.history(rules, steps))
     g = rules.geometry
     board = {g.name[sq]: pos.board[sq] for sq in g.squares if pos.board[sq] is not None}
     legal = rules.legal_moves(pos)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import INVALID_MOVE_TEXT, UNKNOWN_VARIANT, RulesError
 from doublecheck.oracle.position import WHITE
-from doublecheck.lookups.lookup import explain_at, history_of, play_line, side, status_sentence
+from doublecheck.lookups.lookup import explain_at, play_line, side, status_sentence
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
@@ -239,7 +239,7 @@ def replay_game(game: Game, index: int = 1) -> dict:
             break
         pos, steps = after, after_steps
         report["turns"] += 1
-    status = rules.status(pos, history_of(rules, steps))
+    status = rules.status(pos, api.history(rules, steps))
     report.update(final_fen=rules.fen(pos), status=status, result_tag=result_tag)
     report["result_agrees"] = result_agrees(report, status, result_tag, rules.mid_turn(pos))
     return report
