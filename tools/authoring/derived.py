@@ -5,7 +5,7 @@
   the case-id ``pattern``) come from ``doublecheck.oracle.variants.REGISTRY``
   and ``doublecheck.oracle.api.OPS``.  Only those lists are rewritten, in
   place; the rest of each schema is left as written.
-- The ``hello`` answer of the session in docs/protocol.md lists the
+- The ``hello`` answer of the example exchange in docs/protocol.md lists the
   registered variants.
 - The rule table of ``docs/<variant>.md`` (between the two marker lines
   below) comes from the rule catalogue ``cases/rules/*.json``: every rule the
