@@ -9,7 +9,9 @@ commands at another case tree; the schemas always come from the package.
 Layout (see ``schemas/``):
 
 - ``cases/rules/<group>.json``: rule catalogue files, merged into one mapping
-  from rule id to rule; an id may be defined only once across all groups.
+  from rule id to rule; an id may be defined only once across all groups.  A
+  file's ``shared`` map names rules of other groups that also apply to a
+  variant (the variant is added to those rules' ``variants``).
 - ``cases/<variant>/<topic>.json``: case files.
 
 Nothing here raises on a bad file. Every defect becomes a readable problem
@@ -141,6 +143,7 @@ def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict
     files = _regular_files((cases_dir / RULES_GROUP_DIR).glob("*.json"), cases_dir, warn)
     if not files:
         problems.append(f"{_show(cases_dir / RULES_GROUP_DIR, cases_dir)}: no rule catalogue files")
+    shared = []
     for path in files:
         where = _show(path, cases_dir)
         ok, data = _read_json(path, where, problems)
@@ -154,6 +157,13 @@ def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict
                 continue
             rules[rid] = rule
             defined_in[rid] = path
+        shared += [(where, variant, ids) for variant, ids in data.get("shared", {}).items()]
+    for where, variant, ids in shared:  # rules of other files that a file's variant keeps
+        for rid in ids:
+            if rid not in rules:
+                problems.append(f"{where}: shared rule {rid} for {variant} is not defined")
+            elif variant not in rules[rid]["variants"]:
+                rules[rid] = {**rules[rid], "variants": rules[rid]["variants"] + [variant]}
     return rules, problems
 
 

@@ -71,7 +71,7 @@ class DropsOneTurn:
         def count(pos, depth):
             return 1 if depth == 0 else sum(count(after, depth - 1) for _, after in steps(pos))
 
-        pos, _ = api.replay(rules, request.get("fen"), request.get("moves"))
+        pos = api.replay(rules, request.get("fen"), request.get("moves")).final
         if not request.get("divide"):
             return {"nodes": count(pos, request["depth"])}
         table = {text: count(after, request["depth"] - 1) for text, after in steps(pos)}

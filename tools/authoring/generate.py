@@ -14,6 +14,10 @@ deterministic (seeded randomness only) and build its dicts with keys in a fixed
 order: the text written is ``json.dumps(data, indent=2)`` plus a newline, with
 nothing re-sorted. Every generated file carries ``"generated": true``; a file
 without it is curated and is never overwritten.
+
+With the package's own case tree, the same run keeps the derived text in step
+(``doublecheck.authoring.derived``): the variant and operation lists of the
+schemas and the rule tables of docs/<variant>.md.
 """
 
 import importlib
@@ -22,7 +26,7 @@ import pkgutil
 import sys
 from pathlib import Path
 
-from doublecheck.authoring import generators
+from doublecheck.authoring import derived, generators
 from doublecheck.casefiles import CASES_DIR, UnreadableFile, check_cases_dir, read_data_text
 from doublecheck.limits import loads
 from doublecheck.progress import Progress
@@ -97,10 +101,15 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
     with Progress("doublecheck generate", len(chosen), "generators", None, stream=err,
                   quiet=quiet) as progress:
         texts = {cases_dir / rel: text for rel, text in produce(variant, progress)}
+    try:
+        kept = derived.expected_texts() if cases_dir.resolve() == CASES_DIR.resolve() else {}
+    except derived.DerivedError as e:
+        print(f"error: {e}", file=err)
+        return 2
 
     if check:
         stale = []
-        for p, t in texts.items():
+        for p, t in {**texts, **kept}.items():
             if not p.exists():
                 stale.append(f"missing: {p}")
                 continue
@@ -128,6 +137,13 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
         print(f"error: refusing to overwrite {path}: {why}", file=err)
     if curated:
         return 2
+    _write({**texts, **kept}, out)
+    if any(p.read_text(encoding="utf-8") != t for p, t in derived.expected_texts(fresh=True).items()):
+        _write(derived.expected_texts(), out)  # a catalogue read against the schemas just written
+    return 0
+
+
+def _write(texts: dict, out) -> None:
     for path, text in texts.items():
         if path.exists() and _committed(path)[0] == text:
             print(f"unchanged: {path}", file=out)
@@ -135,4 +151,3 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         print(f"wrote: {path}", file=out)
-    return 0

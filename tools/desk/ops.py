@@ -46,6 +46,7 @@ from doublecheck.oracle.errors import (
     UNSUPPORTED,
     RulesError,
 )
+from doublecheck.oracle.explain import side
 from doublecheck.oracle.notation import read_text
 from doublecheck.oracle.position import BLACK, WHITE
 
@@ -110,17 +111,17 @@ def position(request: dict) -> dict:
     if type(at) is not int or not 0 <= at <= len(tokens):
         raise invalid(f"'at' must be a whole number from 0 to {len(tokens)} (the moves of the "
                       f"line), not {at!r}")
-    start = rules.parse_fen(fen if fen is not None else rules.start_fen)
     try:
-        turns, final = pgn.turns_of_line(rules, start, tokens)
+        played = api.replay(rules, fen, tokens)
     except RulesError as e:
         raise RulesError(e.code, f"the line cannot be played: {e.message}") from None
-    pos = final if at == len(tokens) else api.replay(rules, fen, tokens[:at])[0]
+    turns = pgn.turns_of_line(rules, played)
+    pos = played.final if at == len(tokens) else played.steps[at].pos
     shown = lookup.show_data(rules.name, fen, tokens[:at])
     line, arrows, begin = [], [], 0
     for turn_start, sans, complete in turns:
         end = begin + len(sans)
-        line.append({"number": turn_start.fullmove, "side": lookup.side(turn_start.turn).lower(),
+        line.append({"number": turn_start.fullmove, "side": side(turn_start.turn).lower(),
                      "san": ",".join(sans) + ("" if complete else ","),
                      "moves": tokens[begin:end], "complete": complete, "from": begin, "upto": end})
         if begin < at <= end:             # the turn the board is in (or has just finished)
@@ -133,7 +134,7 @@ def position(request: dict) -> dict:
               "promotion": m.promotion.lower() if m.promotion else None,
               "opens_double": m.opens_double}
              for m in rules.legal_moves(pos)]
-    return {"variant": rules.name, "fen": shown["fen"], "start_fen": rules.fen(start),
+    return {"variant": rules.name, "fen": shown["fen"], "start_fen": rules.fen(played.start),
             "to_move": shown["to_move"], "mid_turn": shown["mid_turn"],
             "in_check": rules.in_check(pos) if rules.has_check else None,
             "status": shown["status"], "status_text": lookup.status_sentence(shown["status"]),
@@ -163,7 +164,7 @@ def king_notes(rules, pos) -> list[str]:
         for question, words in KING_NOTES:
             ask = getattr(rules, question, None)
             if ask is not None and not ask(pos.replace(turn=color)):
-                out.append(f"{lookup.side(color)} {words}.")
+                out.append(f"{side(color)} {words}.")
     return out
 
 
@@ -182,7 +183,7 @@ def explain(request: dict) -> dict:
         if value is not None and not isinstance(value, str):
             raise invalid(f"'{key}' must be a string of move text")
     if "click" in given:
-        pos, _ = api.replay(rules, fen, tokens)
+        pos = api.replay(rules, fen, tokens).final
         move = click_text(rules, pos, request["click"])
     result = lookup.explain(rules.name, fen, tokens, move=move, turn=turn)
     if not result["legal"] and result["code"] == INVALID_MOVE_TEXT:

@@ -334,7 +334,7 @@ class SanNamer:
     def __init__(self, variant: str, request: dict):
         try:
             self.rules = variants.get(variant)
-            self.pos, _ = api.replay(self.rules, request.get("fen"), request.get("moves"))
+            self.pos = api.replay(self.rules, request.get("fen"), request.get("moves")).final
         except Exception:  # a position the oracle rejects: moves are shown without SAN
             self.rules = self.pos = None
 
@@ -344,12 +344,9 @@ class SanNamer:
         A turn's halves are joined by commas; a lone opening half keeps its
         trailing comma (double-move), as its coordinates do.
         """
-        names = []
-        for part in api.split_tokens([token]):
-            move = self.rules.parse_move(pos, part)
-            names.append(self.rules.san(pos, move))
-            pos = self.rules.play(pos, move)
-        return ",".join([n.rstrip(",") for n in names[:-1]] + names[-1:]), pos
+        line = api.replay(self.rules, moves=[token], start=pos)
+        names = [self.rules.san(s.pos, s.move) for s in line.steps]
+        return ",".join([n.rstrip(",") for n in names[:-1]] + names[-1:]), line.final
 
     def san(self, token: str) -> str:
         """The SAN of a move, or of a turn (its halves joined by commas); a note when not legal."""

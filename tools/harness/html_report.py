@@ -103,7 +103,7 @@ def board_for(view, found: Difference):
     missing, extra = found.missing, found.extra
     try:
         rules = variants.get(variant)
-        pos, _ = api.replay(rules, found.position.get("fen"), found.position.get("moves"))
+        pos = api.replay(rules, found.position.get("fen"), found.position.get("moves")).final
     except Exception as e:  # an invalid FEN is often exactly what the case is about
         message = getattr(e, "message", str(e))
         return None, f"no board: the oracle cannot set up this position ({message})"

@@ -54,16 +54,8 @@ def position(request: dict) -> tuple[str, list[str]]:
     """The request's FEN in normal form and its moves in UCI coordinates (the oracle
     reads SAN and coordinates alike). RulesError when the oracle refuses them."""
     rules = variants.get("chess")
-    moves = request.get("moves") or []
-    api.handle({"op": "fen", "variant": "chess", "fen": request.get("fen"), "moves": moves})
-    fen = request.get("fen")
-    pos = rules.parse_fen(rules.start_fen if fen is None else fen)
-    start, coordinates = rules.fen(pos), []
-    for token in api.split_tokens(moves):
-        move = rules.parse_move(pos, token)
-        coordinates.append(rules.move_text(pos, move))
-        pos = rules.play(pos, move)
-    return start, coordinates
+    line = api.replay(rules, request.get("fen"), request.get("moves"))
+    return rules.fen(line.start), [rules.move_text(s.pos, s.move) for s in line.steps]
 
 
 def why_not(request: dict) -> str | None:

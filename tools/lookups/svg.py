@@ -213,6 +213,6 @@ def svg_for(variant: str, fen=None, moves=None, turn: str | None = None,
             title: str | None = None) -> str:
     """The position after ``moves`` from ``fen`` (default: the start), with ``turn`` as arrows."""
     rules = variants.get(variant)
-    pos, _ = api.replay(rules, fen, moves)
+    pos = api.replay(rules, fen, moves).final
     arrows = turn_arrows(rules, pos, turn) if turn else []
     return position_svg(rules, pos, arrows, title=title)
