@@ -22,14 +22,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from doublecheck.harness.engines import EngineSpec  # noqa: E402
-from doublecheck.harness.runner import run_command  # noqa: E402
+from doublecheck.harness.runner import RunOptions, run_command  # noqa: E402
 
 
 def timed(spec, args) -> tuple[float, str]:
     out = io.StringIO()
     start = time.perf_counter()
-    code = run_command(variant=args.variant, max_nodes=args.max_nodes, spec=spec,
-                       out=out, err=io.StringIO())
+    options = RunOptions(variant=args.variant, max_nodes=args.max_nodes, timeout=None, quiet=True)
+    code = run_command(options, spec=spec, out=out, err=io.StringIO())
     seconds = time.perf_counter() - start
     verdict = out.getvalue().strip().splitlines()[-1]
     if code != 0:
@@ -47,7 +47,7 @@ def main():
     os.environ["PYTHONPATH"] = os.pathsep.join(
         [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])
     serve = [sys.executable, "-m", "doublecheck", "serve"]
-    engines = [("in-process", EngineSpec()),
+    engines = [("in-process", EngineSpec(timeout=None)),
                ("doublecheck serve", EngineSpec(command=" ".join(serve), timeout=None))]
     best = {}
     for _ in range(args.runs):

@@ -11,9 +11,14 @@ in coordinates or SAN) are played from it first.  Bad input raises
 ``RulesError`` with a stable code.
 """
 
+from dataclasses import dataclass
+
 from doublecheck.oracle import variants
-from doublecheck.oracle.errors import INVALID_REQUEST, RulesError
+from doublecheck.oracle.errors import (ILLEGAL_MOVE, INVALID_FEN, INVALID_MOVE_TEXT, INVALID_REQUEST,
+                                       RulesError, quote)
+from doublecheck.oracle.limits import MAX_MOVE_TEXT, MAX_MOVES, check_perft_depth
 from doublecheck.oracle.perft import divide, perft, perft_turns, turn_text
+from doublecheck.oracle.position import Move, Position
 
 OPS = ("moves", "turns", "play", "status", "perft", "fen")
 VARIANTS = variants.VARIANT_NAMES
@@ -31,38 +36,89 @@ def same_fen(variant: str, a: str, b: str) -> bool:
 
 
 def split_tokens(moves):
-    """Move tokens as given, with a whole turn ``a,b`` split into ``a,`` and ``b``."""
+    """Move tokens as given, with a whole turn ``a,b`` split into ``a,`` and ``b``.
+
+    At most MAX_MOVES items of at most MAX_MOVE_TEXT characters each (limits.py)."""
     if isinstance(moves, str):
         moves = moves.split()
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
         raise RulesError(INVALID_REQUEST, "'moves' must be a list of move strings")
+    if len(moves) > MAX_MOVES:
+        raise RulesError(INVALID_REQUEST, f"'moves' holds {len(moves)} items; at most {MAX_MOVES} "
+                                          f"are allowed (docs/protocol.md, Limits)")
     tokens = []
     for item in moves:
+        if len(item) > MAX_MOVE_TEXT:
+            raise RulesError(INVALID_MOVE_TEXT, f"a move or turn has at most {MAX_MOVE_TEXT} "
+                                                f"characters, not {quote(item, 40)}")
         parts = item.split(",")
         for i, part in enumerate(parts):
             if part:
                 tokens.append(part + ("," if i < len(parts) - 1 else ""))
             elif i < len(parts) - 1 or len(parts) == 1:
-                raise RulesError("invalid-move-text", f"{item!r}: empty move between commas")
+                raise RulesError(INVALID_MOVE_TEXT, f"{quote(item)}: empty move between commas")
     return tokens
 
 
-def replay(rules, fen, moves):
-    """Play move tokens from a FEN; returns the final position and the identity
-    keys of the earlier turn-boundary positions (for repetition)."""
-    pos = rules.parse_fen(fen if fen is not None else rules.start_fen)
-    history = []
+@dataclass(frozen=True)
+class Step:
+    """One move of a played line: the position before it, the move, its text, and
+    whether the turn ended with it."""
+
+    pos: Position
+    move: Move
+    token: str
+    ends_turn: bool
+
+
+@dataclass(frozen=True)
+class Line:
+    """A played line: where it started, every step, where it ended, and the identity
+    keys of its turn-boundary positions before the last one (for repetition, G3)."""
+
+    start: Position
+    steps: tuple
+    final: Position
+    history: tuple
+
+
+def comma_contradicted(rules, token: str, after: Position) -> bool:
+    """G8: does ``token`` end with the comma that says the turn goes on, while the
+    move it names ended the turn (``after`` is the position after it)?"""
+    return token.rstrip().endswith(",") and not rules.mid_turn(after)
+
+
+def play_token(rules, pos: Position, token: str) -> tuple[Step, Position]:
+    """Play one move token at pos: (the step, the position after it).  RulesError when
+    the token names no legal move or its comma says the turn goes on when it does not."""
+    move = rules.parse_move(pos, token)
+    after = rules.play(pos, move)
+    if comma_contradicted(rules, token, after):
+        raise RulesError(ILLEGAL_MOVE, f"{quote(token)}: the comma says the turn continues, "
+                                       f"but {token.rstrip(',')} ends the turn here")
+    return Step(pos, move, token, not rules.mid_turn(after)), after
+
+
+def replay(rules, fen=None, moves=None, start: Position | None = None) -> Line:
+    """Play move tokens (coordinates or SAN; ``a,b`` is a whole turn) from ``start``, or
+    else from the FEN (the start position when None), once: every step and the end.
+
+    Raises RulesError for an invalid FEN, unreadable move text or an illegal move.
+    """
+    if start is None:
+        if fen is not None and not isinstance(fen, str):
+            raise RulesError(INVALID_FEN, "'fen' must be a string")
+        start = rules.parse_fen(fen if fen is not None else rules.start_fen)
+    pos, steps = start, []
     for token in split_tokens(moves or []):
-        if not rules.mid_turn(pos):
-            history.append(rules.identity(pos))
-        move = rules.parse_move(pos, token)
-        after = rules.play(pos, move)
-        if token.endswith(",") and not rules.mid_turn(after):
-            # G8: a trailing comma says the turn goes on after this move
-            raise RulesError("illegal-move", f"{token!r}: the comma says the turn continues, "
-                                             f"but {token.rstrip(',')} ends the turn here")
-        pos = after
-    return pos, history
+        step, pos = play_token(rules, pos, token)
+        steps.append(step)
+    return Line(start, tuple(steps), pos, history(rules, steps))
+
+
+def history(rules, steps) -> tuple:
+    """The identity keys (G3) of the turn-boundary positions the steps were played from."""
+    return tuple(rules.identity(s.pos) for s in steps if not rules.mid_turn(s.pos))
 
 
 def handle(request: dict, rules=None) -> dict:
@@ -75,33 +131,40 @@ def handle(request: dict, rules=None) -> dict:
         raise RulesError(INVALID_REQUEST, "a request must be a JSON object")
     op = request.get("op")
     if op not in OPS:
-        raise RulesError(INVALID_REQUEST, f"unknown op {op!r}; known ops: {', '.join(OPS)}")
+        raise RulesError(INVALID_REQUEST, f"unknown op {quote(op)}; known ops: {', '.join(OPS)}")
     if rules is None:
         rules = variants.get(request.get("variant", "chess"))
-    fen = request.get("fen")
-    if fen is not None and not isinstance(fen, str):
-        raise RulesError("invalid-fen", "'fen' must be a string")
-    pos, history = replay(rules, fen, request.get("moves"))
+    if op == "perft":  # before any other work: an over-limit depth is refused at once
+        check_perft_depth(rules, request.get("depth"), bool(request.get("turns")))
+    line = replay(rules, request.get("fen"), request.get("moves"))
+    pos, history = line.final, line.history
     if op == "moves":
         return {"moves": [rules.move_text(pos, m) for m in rules.legal_moves(pos)]}
     if op == "turns":
-        return {"turns": [turn_text(rules, pos, line) for line, _ in rules.turns(pos)]}
+        return {"turns": [turn_text(rules, pos, moves) for moves, _ in rules.turns(pos)]}
     if op == "play":
         return {"fen": rules.fen(pos), "status": rules.status(pos, history)}
     if op == "status":
         return {"status": rules.status(pos, history)}
     if op == "fen":
         return {"fen": rules.fen(pos)}
-    depth = request.get("depth")
-    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
-        raise RulesError(INVALID_REQUEST, f"'depth' must be a whole number >= 0, not {depth!r}")
-    turns = bool(request.get("turns"))
-    if request.get("divide"):
-        if depth < 1:
-            raise RulesError(INVALID_REQUEST, "divide needs depth >= 1")
+    depth, by_first_step, turns = perft_request(request)
+    if by_first_step:
         table = divide(rules, pos, depth, turns=turns)
         return {"nodes": sum(table.values()), "divide": table}
     return {"nodes": (perft_turns if turns else perft)(rules, pos, depth)}
+
+
+def perft_request(request: dict) -> tuple[int, bool, bool]:
+    """(depth, divide, turns) of a perft request; RulesError(invalid-request) when they
+    make no sense (a depth that is not a whole number >= 0, divide below depth 1)."""
+    depth = request.get("depth")
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+        raise RulesError(INVALID_REQUEST, f"'depth' must be a whole number >= 0, not {quote(depth)}")
+    by_first_step = bool(request.get("divide"))
+    if by_first_step and depth < 1:
+        raise RulesError(INVALID_REQUEST, "divide needs depth >= 1")
+    return depth, by_first_step, bool(request.get("turns"))
 
 
 def hello() -> dict:

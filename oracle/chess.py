@@ -3,14 +3,18 @@
 Section numbers in the comments refer to the FIDE Laws of Chess.  A variant
 is a subclass that changes data (board, start position, castling scheme) and,
 where its rules differ, overrides the *turn machine*: ``play`` (what a move
-does to whose turn it is), ``mid_turn`` and ``status``.
+does to whose turn it is), ``mid_turn`` and ``status``.  It also answers the
+explanation hooks at the end of the class (``rule_ids`` and the ``why_*``
+methods), through which the lookups say why its rules refuse a move; see
+docs/contributing.md.
 """
 
 from dataclasses import dataclass
 
+from doublecheck.oracle import explain
 from doublecheck.oracle import fen as fen_io
 from doublecheck.oracle import notation
-from doublecheck.oracle.errors import INVALID_FEN, RulesError
+from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
 from doublecheck.oracle.geometry import BISHOP_DIRECTIONS, QUEEN_DIRECTIONS, ROOK_DIRECTIONS, STANDARD
 from doublecheck.oracle.position import BLACK, WHITE, Move, Position, color_of, other
 
@@ -64,6 +68,9 @@ class Chess:
     forward = {WHITE: 1, BLACK: -1}
     extra_fields = ()              # names of the FEN fields after the sixth
     comma_marks_double = False     # only double-move writes a first half as `e2e4,`
+    # The deepest perft (moves or turns) a request may ask for: the start position's
+    # count passes 2**64 one ply deeper (docs/protocol.md, Limits).
+    max_perft_depth = 13
 
     def __init__(self):
         g = self.geometry
@@ -87,7 +94,7 @@ class Chess:
             self.pawn_hit_from[c] = [diagonal_neighbours(g, sq, -ahead) for sq in range(g.size)]
         # What attacks along lines, along diagonals, by a knight's leap, as a
         # king and as a pawn, per colour (double-pieces attack like single ones).
-        self.attackers = {c: tuple(frozenset(p if c == WHITE else p.lower()
+        self.hitters = {c: tuple(frozenset(p if c == WHITE else p.lower()
                                              for letter in letters for p in (letter, "*" + letter))
                                    for letters in ("RQ", "BQ", "N", "K", "P"))
                           for c in (WHITE, BLACK)}
@@ -174,31 +181,60 @@ class Chess:
         return None
 
     def castling_moves(self, pos):
-        """3.8.2: castling with a rook that still has its right, over empty squares, not through check."""
-        board, color = pos.board, pos.turn
-        king, rook = ("K", "R") if color == WHITE else ("k", "r")
+        """3.8.2: castling with a rook that still has its right, when no condition stops it."""
         for rule in self.castle_rules:
-            if rule.color != color or rule.rook_from not in pos.castling:
-                continue
-            if board[rule.king_from] != king or board[rule.rook_from] != rook:
-                continue
-            if not self.castling_path_clear(board, rule):
-                continue
-            if self.has_check and any(self.attacked(board, sq, other(color))
-                                      for sq in self.king_path(rule)):
-                continue
-            yield Move(rule.king_from, rule.king_to, castle=rule.rook_from)
+            if rule.color == pos.turn and rule.rook_from in pos.castling \
+                    and self.castling_obstacle(pos, rule) is None:
+                yield Move(rule.king_from, rule.king_to, castle=rule.rook_from)
+
+    def castling_obstacle(self, pos, rule):
+        """Which condition of castling (3.8.2) stops `rule` at pos; None when nothing does.
+
+        The answer is (condition, square), conditions in this order:
+        ``king-moved`` the king is not on its home square (so it has moved);
+        ``no-right`` the right for this rook is gone (3.8.2.1);
+        ``rook-gone`` no rook of the side stands on the rook's home square;
+        ``between`` a square strictly between king and rook is occupied, or
+        ``destination`` a square king or rook must land on is (3.8.2.2; a
+        subclass's own path test may leave the square None);
+        ``in-check`` the king stands in check, ``attacked`` a square it passes
+        over or lands on is attacked (3.8.2.2; only where check exists).
+        """
+        board = pos.board
+        king, rook = ("K", "R") if rule.color == WHITE else ("k", "r")
+        if board[rule.king_from] != king:
+            return "king-moved", rule.king_from
+        if rule.rook_from not in pos.castling:
+            return "no-right", rule.rook_from
+        if board[rule.rook_from] != rook:
+            return "rook-gone", rule.rook_from
+        if not self.castling_path_clear(board, rule):
+            return self.castling_blocker(board, rule) or ("between", None)
+        if self.has_check:
+            by = other(rule.color)
+            for sq in self.king_path(rule):
+                if self.attacked(board, sq, by):
+                    return ("in-check" if sq == rule.king_from else "attacked"), sq
+        return None
 
     def castling_path_clear(self, board, rule):
         """Every square between king and rook is empty, and so are both destinations."""
+        return self.castling_blocker(board, rule) is None
+
+    def castling_blocker(self, board, rule):
+        """("between", sq) for the first occupied square between king and rook, else
+        ("destination", sq) for an occupied square king or rook must land on, else None."""
         g = self.geometry
         lo, hi = sorted((g.file[rule.king_from], g.file[rule.rook_from]))
         rank = g.rank[rule.king_from]
-        between = [g.square(f, rank) for f in range(lo + 1, hi)]
-        if any(board[sq] is not None for sq in between):
-            return False
-        return all(board[sq] is None or sq in (rule.king_from, rule.rook_from)
-                   for sq in (rule.king_to, rule.rook_to))
+        for f in range(lo + 1, hi):
+            sq = g.square(f, rank)
+            if board[sq] is not None:
+                return "between", sq
+        for sq in (rule.king_to, rule.rook_to):
+            if board[sq] is not None and sq not in (rule.king_from, rule.rook_from):
+                return "destination", sq
+        return None
 
     def king_path(self, rule):
         """The squares the king stands on, passes over and lands on while castling."""
@@ -223,24 +259,55 @@ class Chess:
             return True
         return not self.attacked(board, sq, other(pos.turn))
 
-    def attacked(self, board, sq, by: str) -> bool:
-        """Is square sq attacked by a piece of colour `by`?"""
+    def line_blockers(self, kind: str, frm: int, to: int, board):
+        """How a knight, king, rook, bishop or queen (`kind`, upper case) would go frm -> to:
+        None when it does not move that way at all, else the occupied squares it would
+        have to pass (an empty list: the way is clear)."""
         g = self.geometry
-        lines, diagonals, knights, kings, pawns = self.attackers[by]
+        if kind in ("N", "K"):
+            return [] if to in (g.knight if kind == "N" else g.king)[frm] else None
+        for d in SLIDES[kind]:
+            ray = g.rays[frm][d]
+            if to in ray:
+                return [s for s in ray[:ray.index(to)] if board[s] is not None]
+        return None
+
+    def attacked(self, board, sq, by: str, every: bool = False) -> list:
+        """Is square sq attacked by a piece of colour `by`?  The answer is a list of the
+        attacking pieces' squares: empty when none attacks (so it reads as no), the first
+        one found, or with `every` all of them in square order (see ``attackers``).
+
+        A piece attacks along the lines it slides on up to the first piece in the way, by
+        a knight's leap, as a king one step away, and as a pawn one step diagonally
+        forward; a double-piece attacks like its single counterpart.
+        """
+        g = self.geometry
+        lines, diagonals, knights, kings, pawns = self.hitters[by]
+        found = []
         for rays, hitters in ((self.slides["R"][sq], lines), (self.slides["B"][sq], diagonals)):
             for ray in rays:
                 for t in ray:
                     piece = board[t]
                     if piece is not None:
                         if piece in hitters:
-                            return True
+                            if not every:
+                                return [t]
+                            found.append(t)
                         break
         for near, hitters in ((g.knight[sq], knights), (g.king[sq], kings),
                               (self.pawn_hit_from[by][sq], pawns)):
             for t in near:
                 if board[t] in hitters:
-                    return True
-        return False
+                    if not every:
+                        return [t]
+                    found.append(t)
+        if found:
+            found.sort()
+        return found
+
+    def attackers(self, board, sq, by: str) -> list:
+        """The squares of every piece of colour `by` that attacks square sq, in square order."""
+        return self.attacked(board, sq, by, every=True)
 
     def in_check(self, pos: Position, color: str | None = None) -> bool:
         """Is the (single) king of `color` (default: the side to move) attacked?"""
@@ -248,7 +315,7 @@ class Chess:
         king = "K" if color == WHITE else "k"
         if not self.has_check or king not in pos.board:
             return False
-        return self.attacked(pos.board, pos.board.index(king), other(color))
+        return bool(self.attacked(pos.board, pos.board.index(king), other(color)))
 
     # ------------------------------------------------------------ making moves
 
@@ -393,7 +460,7 @@ class Chess:
     def parse_state(self, fields, pos):
         """Read the variant's FEN fields 7+ (absent fields mean the default state)."""
         if fields:
-            raise RulesError(INVALID_FEN, f"{self.name} FEN has 6 fields; found extra field(s) {' '.join(fields)!r}")
+            raise RulesError(INVALID_FEN, f"{self.name} FEN has 6 fields; found extra field(s) {quote(' '.join(fields))}")
         return None
 
     def format_state(self, pos):
@@ -418,3 +485,93 @@ class Chess:
     def san(self, pos, move) -> str:
         return notation.san(self, pos, move)
 
+    # ------------------------------------------------------ explaining refusals
+    #
+    # The lookups (``doublecheck explain``, ``show``) ask the rules why a move
+    # or a turn is refused and how the variant's state reads; legality never
+    # comes from here.  ``doublecheck.oracle.explain`` walks from the move text
+    # to the piece, its movement, castling and king safety, and asks these
+    # hooks wherever a variant may differ.  A ``why_*`` hook answers with an
+    # ``explain.Refusal`` (a concrete detail, the rule id that decides, an
+    # optional gloss and related ids) or None when it has nothing to add.  A
+    # variant overrides the hooks its rules change, next to those rules.
+
+    # The rule ids (cases/rules/*.json) that decide each kind of refusal.  A
+    # value is an id, or a tuple of the id and related ids cited with it; a key
+    # with a leading ``*`` gives the id for double-pieces where it differs.
+    rule_ids = {
+        "move-text": "G8.1",          # text naming no move of the side to move
+        "ambiguous": "FIDE-C.10",     # SAN that fits several legal moves
+        "comma": "G8",                # a trailing comma on a move that ends the turn
+        "turn": "G1",                 # how many moves a turn has
+        "K": "FIDE-3.8.1", "Q": "FIDE-3.4", "R": "FIDE-3.3",   # how each piece moves
+        "B": "FIDE-3.2", "N": "FIDE-3.6", "P": "FIDE-3.7.1",
+        "occupied": "FIDE-3.1",       # no move onto a square the own side holds
+        "blocked": "FIDE-3.5",        # lines stop at the first piece
+        "king-capture": "G6",         # a king is never captured
+        "double-step": "FIDE-3.7.2",  # a pawn's two-square step
+        "pawn-capture": "FIDE-3.7.3",  # a pawn moves diagonally only to capture
+        "en-passant": "FIDE-3.7.3.2",  # when an en passant capture is open
+        "en-passant-unended": "FIDE-3.7.3.2",  # a double step after which the turn went on
+        "promotion": "FIDE-3.7.3.3",
+        "castling": "FIDE-3.8.2",     # the castlings there are (by name)
+        "castling-rights": "FIDE-3.8.2.1",
+        "castling-path": "FIDE-3.8.2.2",
+        "castling-attack": "FIDE-3.8.2.2",
+        "king-safety": "FIDE-3.9.2",  # no move leaves the own king in check
+    }
+    # How explanations name a move made in the middle of a turn, and what they
+    # say of a move after which the same side moved again.
+    continuing_move = "this move"
+    unended_move = "did not end the turn"
+
+    def why_no_move(self, pos, asked):
+        """A reason that refuses every move at pos, whatever the piece (the game is
+        already decided, no turn of the asked kind can start here).  Chess has none."""
+        return None
+
+    def why_refused(self, pos, move, asked):
+        """The turn machine's reason to refuse `move`, which the pieces can make with the
+        own king safe (a spent ability, a first move with no second, a null move...).
+        In chess every such move is legal, so there is none."""
+        return None
+
+    def why_no_drop(self, pos, text, asked):
+        """Why the drop `text` (a ``notation.MoveText``) is refused: chess has no drops."""
+        return explain.refusal_for(self, "move-text", f"there are no drops in {self.name}",
+                                   level=explain.TEXT)
+
+    def why_no_king_capture(self, pos, to):
+        """G6: in the check-based variants a king is never captured."""
+        return explain.refusal_for(self, "king-capture", f"a king is never captured (the king on "
+                                   f"{self.geometry.name[to]})")
+
+    def why_no_en_passant(self, pos, frm, to, asked):
+        """A pawn moving diagonally to an empty square: why no en passant capture is
+        there (3.7.3.2: only right after the enemy pawn's two-square step)."""
+        return explain.en_passant(self, pos, frm, to, asked)
+
+    def king_safety_rule(self, pos, asked):
+        """(rule id, gloss or None) for a move that would leave the own king attacked (3.9)."""
+        return explain.cite(self, "king-safety")[0], None
+
+    def why_turn_over(self, pos, move, played):
+        """Why no further move follows `move` in this turn: it ended the turn (the turn
+        started at pos had `played` moves with it).  In chess a turn is one move."""
+        if played >= 2:
+            return explain.refusal_for(self, "turn", "no further move is allowed: a turn is one move")
+        return explain.refusal_for(self, "turn", f"second move not allowed: in {self.name} every "
+                                   f"turn is a single move")
+
+    def why_incomplete(self, pos, last):
+        """Why a turn may not stop at pos, after its move `last` (SAN): another move is owed."""
+        return explain.refusal_for(self, "turn", "the turn is not complete")
+
+    def game_over_note(self, pos, status):
+        """A sentence on a game that was already over before the move asked about."""
+        return f"the game is already over: {status.get('result')} by {status.get('reason')}"
+
+    def state_sentences(self, pos):
+        """The variant's state at pos in words, for ``doublecheck show`` (one line each):
+        by default each extra FEN field with its value; chess has none."""
+        return [f"{name}: {value}" for name, value in zip(self.extra_fields, self.format_state(pos))]

@@ -8,7 +8,8 @@ goes in fields 7 and up, read and written by the variant itself.
 
 import re
 
-from doublecheck.oracle.errors import INVALID_FEN, RulesError
+from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
+from doublecheck.oracle.limits import MAX_FEN_LENGTH, MAX_FEN_NUMBER_DIGITS
 from doublecheck.oracle.position import BLACK, WHITE, Position, other
 
 PIECE_LETTERS = "PNBRQKpnbrqk"
@@ -21,15 +22,15 @@ def bad(message):
 def parse(rules, text) -> Position:
     if not isinstance(text, str):
         raise bad(f"a FEN must be a string, not {type(text).__name__}")
-    fields = text.split()
+    fields = split_fields(text)
     if len(fields) < 6:
-        raise bad(f"a FEN needs at least 6 space-separated fields; found {len(fields)} in {text!r}")
+        raise bad(f"a FEN needs at least 6 space-separated fields; found {len(fields)} in {quote(text)}")
     if len(fields) > 6 + len(rules.extra_fields):
         raise bad(f"{rules.name} FEN has at most {6 + len(rules.extra_fields)} fields; found {len(fields)}")
     placement, turn, castling, ep, halfmove, fullmove = fields[:6]
     board = parse_placement(rules, placement)
     if turn not in (WHITE, BLACK):
-        raise bad(f"side to move must be 'w' or 'b', not {turn!r}")
+        raise bad(f"side to move must be 'w' or 'b', not {quote(turn)}")
     pos = Position(
         board=board,
         turn=turn,
@@ -41,6 +42,20 @@ def parse(rules, text) -> Position:
     pos = pos.replace(state=rules.parse_state(fields[6:], pos))
     rules.validate(pos)
     return pos
+
+
+def split_fields(text):
+    """The fields of a FEN, checked before anything else is read: ASCII text of at
+    most MAX_FEN_LENGTH characters, fields separated by (one or more) ASCII spaces."""
+    if len(text) > MAX_FEN_LENGTH:
+        raise bad(f"a FEN has at most {MAX_FEN_LENGTH} characters, not {quote(text, 40)}")
+    if not text.isascii() or not text.isprintable():
+        at, ch = next((i, c) for i, c in enumerate(text) if not (c.isascii() and c.isprintable()))
+        what = "a space other than the ASCII space" if ch.isspace() else \
+            "not ASCII" if not ch.isascii() else "a control character"
+        raise bad(f"character {at + 1} of the FEN, {ch!r} (U+{ord(ch):04X}), is {what}: a FEN is "
+                  f"printable ASCII text whose fields are separated by spaces")
+    return [field for field in text.split(" ") if field]
 
 
 def parse_placement(rules, placement):
@@ -55,16 +70,18 @@ def parse_placement(rules, placement):
         for token in re.findall(r"\d+|\*?.", row):
             if token.isdigit():
                 if token.startswith("0"):
-                    raise bad(f"rank {rank}: empty-square count {token!r} may not start with 0")
+                    raise bad(f"rank {rank}: empty-square count {quote(token)} may not start with 0")
+                if len(token) > len(str(len(squares))) or len(filled) + int(token) > len(squares):
+                    raise bad(f"rank {rank} ({quote(row)}) describes more than its {len(squares)} squares")
                 filled.extend([None] * int(token))
             elif token.lstrip("*") in PIECE_LETTERS and len(token.lstrip("*")) == 1:
                 if token.startswith("*") and not rules.double_pieces:
-                    raise bad(f"rank {rank}: {token!r}: {rules.name} has no double-pieces")
+                    raise bad(f"rank {rank}: {quote(token)}: {rules.name} has no double-pieces")
                 filled.append(token)
             else:
-                raise bad(f"rank {rank}: {token!r} is not a piece letter or a digit")
+                raise bad(f"rank {rank}: {quote(token)} is not a piece letter or a digit")
         if len(filled) != len(squares):
-            raise bad(f"rank {rank} ({row!r}) describes {len(filled)} squares; it has {len(squares)}")
+            raise bad(f"rank {rank} ({quote(row)}) describes {len(filled)} squares; it has {len(squares)}")
         for sq, piece in zip(squares, filled):
             board[sq] = piece
     return tuple(board)
@@ -78,9 +95,9 @@ def parse_castling(rules, text):
     for ch in text:
         if ch not in by_letter:
             known = "".join(r.letter for r in rules.castle_rules)
-            raise bad(f"castling field {text!r}: {ch!r} is not one of {known!r} or '-'")
+            raise bad(f"castling field {quote(text)}: {ch!r} is not one of {known!r} or '-'")
         if by_letter[ch] in rights:
-            raise bad(f"castling field {text!r} repeats {ch!r}")
+            raise bad(f"castling field {quote(text)} repeats {ch!r}")
         rights.add(by_letter[ch])
     return frozenset(rights)
 
@@ -98,13 +115,14 @@ def parse_ep_square(rules, text):
         return None
     sq = rules.geometry.index.get(text)
     if sq is None:
-        raise bad(f"en passant field {text!r} is not '-' or a square of this board")
+        raise bad(f"en passant field {quote(text)} is not '-' or a square of this board")
     return sq
 
 
 def parse_number(text, what, least):
-    if not text.isdigit() or int(text) < least:
-        raise bad(f"{what} must be a whole number >= {least}, not {text!r}")
+    if not text.isdigit() or len(text) > MAX_FEN_NUMBER_DIGITS or int(text) < least:
+        raise bad(f"{what} must be a whole number >= {least} of at most {MAX_FEN_NUMBER_DIGITS} "
+                  f"digits, not {quote(text)}")
     return int(text)
 
 

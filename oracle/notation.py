@@ -9,7 +9,8 @@ Double Move in double-move and is otherwise ignored.
 import re
 from dataclasses import dataclass
 
-from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_MOVE_TEXT, RulesError
+from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_MOVE_TEXT, RulesError, quote
+from doublecheck.oracle.limits import MAX_MOVE_TEXT
 from doublecheck.oracle.position import WHITE
 
 COORDINATES = re.compile(r"([a-p]\d)([a-p]\d)([qrbnQRBN]?)")
@@ -44,8 +45,11 @@ class MoveText:
 
 def read_text(rules, body: str) -> MoveText:
     """Read move text (without a trailing comma); RulesError(invalid-move-text) when it
-    is no move at all or names a square this board does not have."""
+    is no move at all, is longer than MAX_MOVE_TEXT or names a square this board does not have."""
     g = rules.geometry
+    if len(body) > MAX_MOVE_TEXT:
+        raise RulesError(INVALID_MOVE_TEXT, f"move text has at most {MAX_MOVE_TEXT} characters, "
+                                            f"not {quote(body, 40)}")
 
     def square(name):
         sq = g.index.get(name)
@@ -89,13 +93,19 @@ def matches(rules, pos, text: MoveText, move) -> bool:
             and move.promotion == text.promotion)
 
 
-def parse_move(rules, pos, text):
-    """The legal move that `text` (coordinates or SAN) names; RulesError if none."""
+def read_token(rules, text) -> tuple[str, bool, MoveText]:
+    """One move token read without a position: the stripped text, whether it ends
+    in a comma (G8), and what it says; RulesError(invalid-move-text) if it is no move."""
     if not isinstance(text, str) or not text.strip():
-        raise RulesError(INVALID_MOVE_TEXT, f"empty or non-text move {text!r}")
+        raise RulesError(INVALID_MOVE_TEXT, f"empty or non-text move {quote(text)}")
     raw = text.strip()
     opens = raw.endswith(",")
-    wanted = read_text(rules, raw[:-1] if opens else raw)
+    return raw, opens, read_text(rules, raw[:-1] if opens else raw)
+
+
+def parse_move(rules, pos, text):
+    """The legal move that `text` (coordinates or SAN) names; RulesError if none."""
+    raw, opens, wanted = read_token(rules, text)
     legal = rules.legal_moves(pos)
     if rules.comma_marks_double:
         legal = [m for m in legal if m.opens_double == opens]

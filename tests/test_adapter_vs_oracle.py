@@ -53,7 +53,7 @@ def ask(request):
     for handle in (api.handle, ADAPTER.handle):
         try:
             out.append(("ok", handle(dict(request))))
-        except Exception as e:   # RulesError / the adapter's Refused; anything else is a bug
+        except Exception as e:   # RulesError / the adapter's EngineError; anything else is a bug
             assert isinstance(getattr(e, "code", None), str), f"{handle.__module__} crashed: {e!r}"
             out.append(("error", e.code))
     return out
@@ -97,7 +97,7 @@ def san_or_coordinates(variant, fen, moves, text, use_san):
     if not use_san:
         return text
     rules = variants.get(variant)
-    pos, _ = api.replay(rules, fen, moves)
+    pos = api.replay(rules, fen, moves).final
     return rules.san(pos, rules.parse_move(pos, text))
 
 

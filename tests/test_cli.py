@@ -141,3 +141,11 @@ def test_help_teaches_with_an_example(capsys, command):
     out = capsys.readouterr().out
     assert "usage: doublecheck" in out and "examples:" in out
     assert "doublecheck " + (command[0] if command else "run") in out.split("examples:")[1]
+
+
+def test_version_comes_from_the_installed_metadata(capsys):
+    from importlib.metadata import version
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"doublecheck {version('doublecheck')}"

@@ -21,13 +21,17 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from doublecheck.cli import main
+from doublecheck.harness.runner import SLOW_RATE
 
 ROOT = Path(__file__).resolve().parent.parent
 TOYS = ROOT / "tests" / "toy_engines"
 sys.path.insert(0, str(TOYS))
+sys.path.insert(0, str(ROOT / "tests"))
+from python_chess_perft import perft  # noqa: E402
 from toy import TRIGGER_FEN  # noqa: E402
 
 CASTLING_FEN = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 KING_FEN = "4k3/7p/8/3b4/8/8/7P/K7 w - - 0 1"  # Ka2 would step into the bishop's diagonal
 RULES = {"rules": [{"id": "FIDE-3.1", "title": "Moves", "statement": "A test rule.",
                     "source": "FIDE Laws of Chess, article 3", "variants": ["chess", "double-move"]}]}
@@ -93,8 +97,12 @@ def run_json(capsys, tmp_path, tree, *argv):
     return code, out, err, report, outcomes
 
 
+def case_of(report, case_id):
+    return next(c for c in report["cases"] if c["id"] == case_id)
+
+
 def lines_of(report, case_id):
-    return next(c["lines"] for c in report["cases"] if c["id"] == case_id)
+    return case_of(report, case_id)["lines"]
 
 
 # --- misbehaving engines ----------------------------------------------------
@@ -130,7 +138,42 @@ def test_hang_is_an_error_after_the_timeout(capsys, tmp_path, tree):
     assert set(outcomes.values()) == {"passed"}
     lines = lines_of(report, "chess/toy/trigger-moves")
     assert lines[0] == "timeout: no answer within 1 s; the engine was killed; it will be restarted"
+    assert lines[1] == ("the limit for this request is --timeout 1 s; allow more with "
+                        "--timeout SECONDS (0: no limit)")
     assert "  | toy engine: thinking forever" in lines
+    entry = case_of(report, "chess/toy/trigger-moves")
+    assert entry["problem"]["kind"] == "timeout" and entry["time_limit"] == 1
+    assert entry["answer"] is None and entry["diff"] is None
+
+
+def test_slow_perft_passes_within_its_scaled_limit(capsys, tmp_path):
+    nodes = perft(chess.Board(KIWIPETE), 3)  # 97862, the published Kiwipete count
+    tree = write_tree(tmp_path / "cases", [
+        case("kiwipete-3", {"op": "perft", "fen": KIWIPETE, "depth": 3}, {"nodes": nodes}),
+        case("start-moves", {"op": "moves"}, {"moves": legal()})])
+    # the engine spends 2 s on the perft: more than --timeout 1, less than 1 + nodes / SLOW_RATE
+    code, out, _, report, outcomes = run_json(capsys, tmp_path, tree, "--timeout", "1",
+                                              "--engine", toy("slow", "--perft-seconds", "2"))
+    assert code == 0, out
+    assert outcomes == {"chess/toy/kiwipete-3": "passed", "chess/toy/start-moves": "passed"}
+    entry = case_of(report, "chess/toy/kiwipete-3")
+    assert entry["time_limit"] == round(1 + nodes / SLOW_RATE, 3) and entry["seconds"] > 1
+    assert case_of(report, "chess/toy/start-moves")["time_limit"] == 1
+
+
+def test_perft_timeout_names_the_nodes_and_the_options(capsys, tmp_path):
+    nodes = perft(chess.Board(TRIGGER_FEN), 1)
+    tree = write_tree(tmp_path / "cases", [
+        case("trigger-perft", {"op": "perft", "fen": TRIGGER_FEN, "depth": 1}, {"nodes": nodes})])
+    code, out, _, report, outcomes = run_json(capsys, tmp_path, tree, "--engine", toy("hang"),
+                                              "--timeout", "1")
+    assert code == 1 and outcomes == {"chess/toy/trigger-perft": "error"}
+    limit = 1 + nodes / SLOW_RATE
+    assert lines_of(report, "chess/toy/trigger-perft")[:2] == [
+        f"timeout: no answer within {limit:g} s; the engine was killed; it will be restarted",
+        f"this case expects {nodes} perft nodes, so its limit was {limit:g} s (--timeout 1 plus "
+        f"{nodes} / {SLOW_RATE} nodes per second); allow more with --timeout SECONDS "
+        "(0: no limit), or leave large perft cases out with --max-nodes N"]
 
 
 def test_garbage_is_a_protocol_error(capsys, tmp_path, tree):
@@ -255,6 +298,33 @@ def test_an_engine_that_keeps_crashing_is_given_up(capsys, tmp_path):
         "crash", "crash", "not run", "not run", "not run"]
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_given_up_engine_still_skips_what_it_never_claimed(capsys, tmp_path, jobs):
+    # an engine claiming only chess moves, crashing on every trigger position
+    crashing = [case(f"trigger-{i}", {"op": "moves", "fen": TRIGGER_FEN}, {"moves": legal(TRIGGER_FEN)})
+                for i in range(4)]
+    unclaimed = [CASES[4], CASES[5],  # perft and fen: operations it does not claim
+                 case("start-moves", {"op": "moves"}, {"moves": ["e2e4"]}, variant="double-move")]
+    tree = write_tree(tmp_path / "cases", crashing + unclaimed)
+    code, out, _, report, outcomes = run_json(
+        capsys, tmp_path, tree, "--engine", toy("crash", "--variants", "chess", "--ops", "moves"),
+        "--give-up", "1", "--jobs", jobs)
+    assert code == 1
+    assert {i: outcomes[i] for i in ("chess/toy/perft-3", "chess/toy/bad-fen",
+                                     "double-move/toy/start-moves")} == dict.fromkeys(
+        ["chess/toy/perft-3", "chess/toy/bad-fen", "double-move/toy/start-moves"], "skipped")
+    kinds = sorted(case_of(report, f"chess/toy/trigger-{i}")["problem"]["kind"] for i in range(4))
+    crashed = int(jobs)  # each engine process crashes once, then is given up
+    assert kinds == ["crash"] * crashed + ["not-run"] * (4 - crashed)
+    not_run = next(c for c in report["cases"] if c.get("problem", {}).get("kind") == "not-run")
+    assert not_run["lines"] == ["not run: the engine was given up on after 1 crash or timeout "
+                                "in a row (--give-up 1)"]
+    totals = report["totals"]
+    assert (totals["error"], totals["skipped"], totals["passed"]) == (4, 3, 0)
+    assert report["verdict"] == "FAILED: 0 passed, 0 failed, 4 errors, 3 skipped"
+    assert out.rstrip().endswith(report["verdict"])  # the summary line says the same
+
+
 # --- claims, versions, unusable engines ---------------------------------------
 
 def test_unclaimed_variants_and_ops_are_skipped_never_passed(capsys, tmp_path):
@@ -282,7 +352,7 @@ def test_protocol_version_mismatch_stops_the_run(capsys, tmp_path, tree):
 
 @pytest.mark.parametrize("argv,message", [
     (["--engine", "/no/such/engine --flag"], "cannot start the engine"),
-    (["--engine", ""], "empty command"),
+    (["--engine", ""], "--engine: names no program"),
     (["--adapter", "no_such_module_here:Engine"], "cannot import 'no_such_module_here'"),
     (["--adapter", "doublecheck.harness.engines"], "--adapter wants module:Class"),
     (["--adapter", "doublecheck.harness.engines:NoSuchClass"], "has no 'NoSuchClass'"),

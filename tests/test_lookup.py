@@ -1,6 +1,5 @@
 """Lookups for people: explain (with reasons and rule ids), show, grouped turns, their CLI."""
 
-import argparse
 import json
 
 import pytest

@@ -119,7 +119,7 @@ def test_cli_one_mutant_table_and_json(capsys):
     (["--variant", "shogi"], "unknown variant"),
     (["--variant", "double-move", "--mutant", "chess/queen-only-promotion"], "no mutant"),
     (["--max-nodes", "-5"], "--max-nodes"),
-    (["--max-nodes", "many"], "invalid int"),
+    (["--max-nodes", "many"], "must be a whole number, not 'many'"),
     (["--frobnicate"], "unrecognized"),
 ])
 def test_cli_bad_options(capsys, argv, message):

@@ -207,12 +207,14 @@ BAD_LINES = [
     (b'{"id": 14, "op": "play", "variant": "chess", "moves": ["e2e5"]}', 14, "illegal-move"),
     (b'{"id": 15, "op": "play", "variant": "chess", "moves": ["??"]}', 15, "invalid-move-text"),
     (b'{"id": 16, "op": "hello", "protocol": "1"}', 16, "invalid-request"),
+    (b"", None, "invalid-request"),      # an empty line is answered too
+    (b"   \t", None, "invalid-request"),
 ]
 
 
 def test_bad_lines_get_error_answers_and_serving_goes_on():
     lines = [line for line, _, _ in BAD_LINES] + [b'{"id": 99, "op": "perft", "variant": "chess", "depth": 1}']
-    answers = exchange(*lines, b"", b"   ")  # blank lines are ignored
+    answers = exchange(*lines)
     assert len(answers) == len(BAD_LINES) + 1
     for (line, rid, code), answer in zip(BAD_LINES, answers):
         assert response_problems("moves", answer) == [], line

@@ -176,7 +176,7 @@ class BrokenEngine:
     def hello(self):
         return {"name": self.name, "variants": ["chess"], "ops": ["moves"]}
 
-    def request(self, req):
+    def request(self, req, timeout=None):
         if isinstance(self.answer, Exception):
             raise self.answer
         return self.answer

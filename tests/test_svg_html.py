@@ -2,10 +2,8 @@
 
 import os
 import shutil
-import struct
 import subprocess
 import xml.etree.ElementTree as ET
-import zlib
 from types import SimpleNamespace
 
 import pytest
@@ -14,10 +12,11 @@ from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import RulesError
 from doublecheck.casefiles import Case
 from doublecheck.harness.engines import AdapterEngine
-from doublecheck.harness.html_report import (EXTRA_COLOUR, MISSING_COLOUR, differences, html_report,
-                               write_html_report)
+from doublecheck.harness.html_report import (EXTRA_COLOUR, MISSING_COLOUR, case_view, differences,
+                                             html_report, write_html_report)
 from doublecheck.harness.runner import run_case
 from doublecheck.lookups.svg import position_svg, raw_arrows, svg_for
+from pictures import png_pixels
 
 NS = "{http://www.w3.org/2000/svg}"
 MATE_FEN = "r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB"
@@ -129,19 +128,36 @@ def results():
     return [run_case(c, engine, claims) for c in cases]
 
 
-def test_differences_from_the_answer_or_from_the_diff_lines(results):
+def test_differences_come_from_the_structured_diff_not_the_text(results):
     castling = results[0]
     assert castling.outcome == "failed"
-    missing, extra = differences({"expect": castling.case.expect, "answer": None,
-                                  "lines": castling.lines})
-    assert missing == ["e1c1", "e1g1"] and extra == ["b1b3"]
-    answer = {"ok": True, "moves": ["a1a2", "b1b3"]}
-    missing, extra = differences({"expect": {"moves": ["a1a2", "e1g1"]}, "answer": answer,
-                                  "lines": []})
-    assert missing == ["e1g1"] and extra == ["b1b3"]
-    turns = {"lines": ["missing (expected, not produced): b3g8,g8h7 (Qg8+,Qh7#), e2e4, (e4)"],
-             "expect": {}, "answer": None}
-    assert differences(turns) == (["b3g8,g8h7", "e2e4,"], [])
+    found = differences(case_view(castling))
+    assert (found.missing, found.extra) == (["e1c1", "e1g1"], ["b1b3"])
+    assert found.position == {"fen": castling.case.request["fen"]} and found.caption == ""
+    # the diff lines alone give no arrows: nothing is read back from text
+    text_only = differences(case_view({"lines": castling.lines, "outcome": "failed"}))
+    assert (text_only.missing, text_only.extra) == ([], [])
+    # a plain dict with the fields of a JSON report's case works like a result
+    as_dict = {"id": castling.case.id, "variant": "chess", "outcome": "failed",
+               "request": castling.case.request, "diff": castling.diff}
+    assert differences(case_view(as_dict)) == found
+
+
+def test_drill_down_board_is_where_the_move_lists_part():
+    from tests.toy_engines.adapters import DropsOneTurn
+    start = DropsOneTurn.BLIND_START
+    request = {"op": "perft", "fen": start, "depth": 2, "turns": True}
+    nodes = api.handle({**request, "variant": "double-move-anul"})["nodes"]
+    engine = AdapterEngine(DropsOneTurn())
+    result = run_case(case("perft-turns", "double-move-anul", request, {"nodes": nodes}),
+                      engine, engine.hello())
+    assert result.outcome == "failed"
+    found = differences(case_view(result))
+    assert found.position == {"fen": start, "moves": ["a1a2,a2b2"]}
+    assert (found.missing, found.extra) == (["e8d7,d7c6"], [])
+    page = html_report([result])
+    assert "the position the perft drill-down reached after a1a2,a2b2 (Ra2,Rb2)" in page
+    assert MISSING_COLOUR in page
 
 
 def test_report_shows_failing_cases_with_coloured_arrows(results):
@@ -192,47 +208,6 @@ def chromium(*args, tmp):
            "--no-first-run", f"--user-data-dir={tmp / 'profile'}", "--enable-logging=stderr",
            "--v=0", *args]
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-
-
-def png_pixels(path):
-    """Decode an 8-bit RGB/RGBA non-interlaced PNG with the standard library."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, chunks, header = 8, [], None
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            chunks.append(body)
-        pos += 12 + length
-    width, height, depth, colour, _, _, interlace = header
-    assert depth == 8 and interlace == 0 and colour in (2, 6)
-    bpp = 3 if colour == 2 else 4
-    raw = zlib.decompress(b"".join(chunks))
-    stride = width * bpp
-    rows, prev = [], bytearray(stride)
-    for y in range(height):
-        kind = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
-            if kind == 1:
-                line[i] = (line[i] + a) & 255
-            elif kind == 2:
-                line[i] = (line[i] + b) & 255
-            elif kind == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(bytes(line))
-        prev = line
-    return width, height, bpp, rows
 
 
 @pytest.mark.skipif(CHROMIUM is None and os.environ.get("CI") != "true",

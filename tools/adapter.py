@@ -27,13 +27,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from doublecheck.oracle.api import OPS, PROTOCOL_VERSION, VARIANTS
+from doublecheck.oracle.api import OPS, PROTOCOL_VERSION, VARIANTS, perft_request
 from doublecheck.oracle.errors import (ILLEGAL_MOVE, INVALID_FEN, INVALID_MOVE_TEXT, INVALID_REQUEST,
                                        UNKNOWN_VARIANT, UNSUPPORTED)
 
 __all__ = ["Adapter", "EngineError", "serve", "OPS", "VARIANTS", "PROTOCOL_VERSION", "ERROR_CODES",
            "INVALID_FEN", "ILLEGAL_MOVE", "INVALID_MOVE_TEXT", "INVALID_REQUEST", "UNKNOWN_VARIANT",
-           "UNSUPPORTED"]
+           "UNSUPPORTED", "perft_request"]
 
 # The codes an adapter refuses a request with; the cases compare them exactly.
 ERROR_CODES = (INVALID_FEN, ILLEGAL_MOVE, INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_VARIANT,

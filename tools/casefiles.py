@@ -9,29 +9,52 @@ commands at another case tree; the schemas always come from the package.
 Layout (see ``schemas/``):
 
 - ``cases/rules/<group>.json``: rule catalogue files, merged into one mapping
-  from rule id to rule; an id may be defined only once across all groups.
+  from rule id to rule; an id may be defined only once across all groups.  A
+  file's ``shared`` map names rules of other groups that also apply to a
+  variant (the variant is added to those rules' ``variants``).
 - ``cases/<variant>/<topic>.json``: case files.
 
 Nothing here raises on a bad file. Every defect becomes a readable problem
 string that names the file, and the case id or the JSON path where there is
-one: unreadable or malformed JSON, duplicate keys, schema violations, a topic
-that differs from the file name, a variant that differs from the directory,
-a case id that does not start with ``<variant>/<topic>/``, duplicate case or
-rule ids, and cited rule ids the catalogue does not define. A file with
-schema errors contributes no cases (or rules), so callers only ever see
-well-formed data.
+one: unreadable, oversized, non-UTF-8 or malformed JSON, JSON nested deeper
+than the limit (docs/protocol.md, "Limits"), duplicate keys, schema
+violations, a topic that differs from the file name, a variant that differs
+from the directory, a case id that does not start with ``<variant>/<topic>/``,
+duplicate case or rule ids, and cited rule ids the catalogue does not define.
+A file with schema errors contributes no cases (or rules), so callers only
+ever see well-formed data.
+
+What a schema cannot say is checked at load too (``request_problems``), so a
+case never fails at run time for want of a well-formed request: a FEN that
+the oracle cannot read, move text that is no move, a number written as
+``1.0``, a perft depth over the variant's limit. These are checked in the
+order the oracle meets them, and the first error found is no problem when it
+is the error the case expects (a case expecting ``invalid-fen`` carries a bad
+FEN on purpose). A case with a problem is reported and left out.
+
+Anything in the tree named ``*.json`` that is not a regular file (a
+directory, a FIFO, a device) is skipped with a warning rather than opened:
+reading a FIFO would wait forever.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import os
+import stat
+import sys
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 from jsonschema import Draft202012Validator
+
+from doublecheck.limits import MAX_DATA_FILE_BYTES, TooDeep, loads
+from doublecheck.oracle import api, notation, variants
+from doublecheck.oracle.errors import RulesError, clip, quote
+from doublecheck.oracle.limits import check_perft_depth
 
 CASES_NOT_FOUND = "cases-not-found"        # the case tree is missing or holds nothing usable
 SCHEMA_UNUSABLE = "schema-unusable"        # a schema file is missing, unreadable or not a schema
@@ -56,15 +79,16 @@ SCHEMAS_DIR = _package_folder("doublecheck.schemas")
 RULES_GROUP_DIR = "rules"
 
 
-def check_cases_dir(cases_dir) -> Path:
-    """``cases_dir`` as a Path, or DataError(cases-not-found) naming it when it is no case tree."""
+def check_cases_dir(cases_dir, need_cases: bool = True) -> Path:
+    """``cases_dir`` as a Path, or DataError(cases-not-found) naming it when it is no case tree
+    (with ``need_cases=False`` an existing empty folder will do)."""
     path = Path(cases_dir)
     if not path.is_dir():
         what = "does not exist" if not path.exists() else "is not a directory"
         hint = " (the installed package is damaged: reinstall doublecheck)" \
             if path == CASES_DIR else ""
         raise DataError(CASES_NOT_FOUND, f"the case tree {path} {what}{hint}")
-    if not any(path.glob("*/*.json")):
+    if need_cases and not any(path.glob("*/*.json")):
         raise DataError(CASES_NOT_FOUND, f"the case tree {path} holds no case files "
                                          f"(expected <variant>/<topic>.json below it)")
     return path
@@ -75,14 +99,14 @@ def schema(name: str) -> dict:
     """The JSON Schema ``name`` from the package; DataError(schema-unusable) naming the file if not."""
     path = SCHEMAS_DIR / name
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads(path.read_text(encoding="utf-8"))
         Draft202012Validator.check_schema(data)
     except FileNotFoundError:
         raise DataError(SCHEMA_UNUSABLE, f"the schema {path} is missing "
                                          f"(the installed package is damaged: reinstall doublecheck)") from None
     except Exception as e:
         raise DataError(SCHEMA_UNUSABLE, f"the schema {path} cannot be used: "
-                                         f"{type(e).__name__}: {_clip(str(e))}") from None
+                                         f"{type(e).__name__}: {clip(str(e), 240)}") from None
     return data
 
 
@@ -100,18 +124,26 @@ class Case:
     expect: dict
     path: Path
     generated: bool
+    covers: list[str] = field(default_factory=list)   # state components (the coverage matrix)
 
 
-def load_rules(cases_dir=CASES_DIR) -> tuple[dict[str, dict], list[str]]:
-    """All catalogue rules by id, and the problems found while loading them."""
+def warn_on_stderr(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict], list[str]]:
+    """All catalogue rules by id, and the problems found while loading them.
+
+    ``warn`` is called with a message for each entry skipped because it is not a regular file."""
     cases_dir = Path(cases_dir)
     problems: list[str] = []
     rules: dict[str, dict] = {}
     defined_in: dict[str, Path] = {}
     validator = _validator("rules.schema.json", problems)
-    files = sorted((cases_dir / RULES_GROUP_DIR).glob("*.json"))
+    files = _regular_files((cases_dir / RULES_GROUP_DIR).glob("*.json"), cases_dir, warn)
     if not files:
         problems.append(f"{_show(cases_dir / RULES_GROUP_DIR, cases_dir)}: no rule catalogue files")
+    shared = []
     for path in files:
         where = _show(path, cases_dir)
         ok, data = _read_json(path, where, problems)
@@ -125,19 +157,28 @@ def load_rules(cases_dir=CASES_DIR) -> tuple[dict[str, dict], list[str]]:
                 continue
             rules[rid] = rule
             defined_in[rid] = path
+        shared += [(where, variant, ids) for variant, ids in data.get("shared", {}).items()]
+    for where, variant, ids in shared:  # rules of other files that a file's variant keeps
+        for rid in ids:
+            if rid not in rules:
+                problems.append(f"{where}: shared rule {rid} for {variant} is not defined")
+            elif variant not in rules[rid]["variants"]:
+                rules[rid] = {**rules[rid], "variants": rules[rid]["variants"] + [variant]}
     return rules, problems
 
 
-def load_cases(cases_dir=CASES_DIR) -> tuple[list[Case], list[str]]:
-    """All cases below ``cases_dir`` and every problem found (catalogue included)."""
+def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[list[Case], list[str]]:
+    """All cases below ``cases_dir`` and every problem found (catalogue included).
+
+    ``warn`` is called with a message for each entry skipped because it is not a regular file."""
     cases_dir = Path(cases_dir)
-    rules, problems = load_rules(cases_dir)
+    rules, problems = load_rules(cases_dir, warn)
     validator = _validator("case-file.schema.json", problems)
     cases: list[Case] = []
     first_seen: dict[str, Path] = {}
-    for path in sorted(cases_dir.glob("*.json")):
+    for path in _regular_files(cases_dir.glob("*.json"), cases_dir, warn):
         problems.append(f"{_show(path, cases_dir)}: case files belong in a variant directory")
-    for path in sorted(cases_dir.glob("*/*.json")):
+    for path in _regular_files(cases_dir.glob("*/*.json"), cases_dir, warn):
         if path.parent.name == RULES_GROUP_DIR:
             continue
         where = _show(path, cases_dir)
@@ -163,12 +204,65 @@ def load_cases(cases_dir=CASES_DIR) -> tuple[list[Case], list[str]]:
             for rid in raw["rules"]:
                 if rid not in rules:
                     problems.append(f"{here}: unknown rule id '{rid}'")
+            wrong = request_problems(variant, raw["request"], raw["expect"])
+            problems += [f"{here}: {w}" for w in wrong]
+            if wrong:
+                continue
             cases.append(Case(
                 id=cid, variant=variant, topic=topic, rules=list(raw["rules"]),
                 description=raw["description"], source=raw["source"],
                 request={**raw["request"], "variant": variant}, expect=raw["expect"],
-                path=path, generated=data["generated"]))
+                path=path, generated=data["generated"], covers=list(raw.get("covers", []))))
     return cases, problems
+
+
+def request_problems(variant: str, request: dict, expect: dict) -> list[str]:
+    """What would make a schema-valid case fail at run time for want of a
+    well-formed request (see the module docstring); empty when nothing does."""
+    out = [f"$.{where}: {value!r} is not a whole number (write {quote(int(value))}, not {value!r})"
+           for where, value in _numbers(request, expect) if type(value) is not int]
+    if out:
+        return out
+    try:
+        rules = variants.get(variant)
+    except RulesError as e:   # a variant the schema knows but this installation lacks
+        return [f"$.variant: {e.message}"]
+
+    def depth():
+        if request["op"] == "perft":
+            check_perft_depth(rules, request["depth"], request.get("turns", False))
+
+    def fen():
+        if "fen" in request:
+            rules.parse_fen(request["fen"])
+
+    def moves():
+        for token in api.split_tokens(request.get("moves", [])):
+            notation.read_token(rules, token)
+
+    # In the oracle's order: the first of these errors is the answer, the later
+    # checks are never reached.  The error the case expects is no problem.
+    expected = expect.get("error", {}).get("code")
+    for where, check in (("depth", depth), ("fen", fen), ("moves", moves)):
+        try:
+            check()
+        except RulesError as e:
+            if e.code != expected:
+                out.append(f"$.request.{where}: the answer would be the error {e.code}, "
+                           f"which the case does not expect: {e.message}")
+            break
+    return out
+
+
+def _numbers(request: dict, expect: dict):
+    """(where, value) for every count in a case: JSON Schema takes 1.0 for an
+    integer, the protocol does not."""
+    if "depth" in request:
+        yield "request.depth", request["depth"]
+    if "nodes" in expect:
+        yield "expect.nodes", expect["nodes"]
+    for step, count in expect.get("divide", {}).items():
+        yield f"expect.divide[{step!r}]", count
 
 
 def select(cases, variant=None, rule=None, pattern=None) -> list[Case]:
@@ -199,19 +293,64 @@ def _no_duplicate_keys(pairs):
     return seen
 
 
+def _regular_files(paths, cases_dir: Path, warn) -> list[Path]:
+    """The regular files among ``paths``, sorted; a warning for every other entry."""
+    found = []
+    for path in sorted(paths):
+        try:
+            mode = path.stat().st_mode
+        except OSError as e:  # a dangling or looping symbolic link
+            warn(f"{_show(path, cases_dir)}: skipped: {e.strerror or e}")
+            continue
+        if stat.S_ISREG(mode):
+            found.append(path)
+        else:
+            kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) \
+                else "not a regular file"
+            warn(f"{_show(path, cases_dir)}: skipped: it is {kind}, not a case file")
+    return found
+
+
+class UnreadableFile(Exception):
+    """A data file that cannot be read as text; the message does not name the file."""
+
+
+def read_data_text(path: Path) -> str:
+    """The text of a case, rule or generated file: a regular file of at most
+    MAX_DATA_FILE_BYTES, in UTF-8.  UnreadableFile says what is wrong."""
+    try:  # O_NONBLOCK: opening a FIFO must not wait for a writer
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise UnreadableFile("not a regular file")
+            data = f.read(MAX_DATA_FILE_BYTES + 1)
+    except OSError as e:
+        raise UnreadableFile(f"cannot read: {e.strerror or e}") from None
+    if len(data) > MAX_DATA_FILE_BYTES:
+        raise UnreadableFile(f"larger than {MAX_DATA_FILE_BYTES // (1024 * 1024)} MiB, the limit "
+                             f"for a data file (docs/protocol.md, Limits)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise UnreadableFile(f"not UTF-8 text: byte {data[e.start]:#04x} at line {line} "
+                             f"(byte offset {e.start}) cannot be decoded") from None
+
+
 def _read_json(path: Path, where: str, problems: list[str]) -> tuple[bool, object]:
     """(True, data) for a readable JSON file; (False, None) after recording the problem."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        problems.append(f"{where}: cannot read: {e}")
+        text = read_data_text(path)
+    except UnreadableFile as e:
+        problems.append(f"{where}: {e}")
         return False, None
     try:
-        return True, json.loads(text, object_pairs_hook=_no_duplicate_keys)
+        return True, loads(text, object_pairs_hook=_no_duplicate_keys)
+    except TooDeep as e:
+        problems.append(f"{where}: JSON nested too deep: {e}")
     except json.JSONDecodeError as e:
         problems.append(f"{where}: malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}")
     except ValueError as e:
-        problems.append(f"{where}: malformed JSON: {e}")
+        problems.append(f"{where}: malformed JSON: {clip(str(e), 240)}")
     return False, None
 
 
@@ -236,7 +375,7 @@ def _valid(validator, data, where: str, problems: list[str]) -> bool:
         return False
     errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     for error in errors:
-        problems.append(f"{where}: {_json_path(data, error.absolute_path)}: {_clip(error.message)}")
+        problems.append(f"{where}: {_json_path(data, error.absolute_path)}: {clip(error.message, 240)}")
     return not errors
 
 
@@ -253,6 +392,3 @@ def _json_path(data, parts) -> str:
             return f"{text} ({parts[0][:-1]} {entry['id']})"
     return text
 
-
-def _clip(message: str, limit: int = 240) -> str:
-    return message if len(message) <= limit else message[:limit] + "..."

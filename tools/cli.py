@@ -14,11 +14,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
+import re
+import shlex
 import sys
 
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR
+from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, TIMEOUT
+from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
+from doublecheck.oracle.errors import quote
 
 MAIN_EPILOG = """\
 examples:
@@ -30,6 +36,7 @@ examples:
   doublecheck play --moves "e2e4 e7e5 Nf3" --json
   doublecheck perft --depth 3 --divide
   doublecheck rules G3                         show a rule and the cases that test it
+  doublecheck desk                             the rules desk: a web page on this machine
 
 Run 'doublecheck COMMAND --help' for the options of one command.
 Exit status: 0 success, 1 failing cases (run) or stale files (generate --check),
@@ -209,18 +216,76 @@ class Parser(argparse.ArgumentParser):
 
 # ------------------------------------------------------------ option values
 
+# Each checks one kind of value and says what it wants (docs/protocol.md, "Limits").
+
+def _whole(text: str) -> int:
+    if not re.fullmatch(r"[+-]?[0-9]{1,18}", text):
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {quote(text, 40)}")
+    return int(text)
+
+
+def count(text: str) -> int:
+    """A whole number >= 0 (--max-nodes, --give-up, --depth)."""
+    value = _whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
 def positive(text: str) -> int:
-    value = int(text)
+    value = _whole(text)
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
 
 
-def seconds(text: str) -> float:
-    value = float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {value}")
+def jobs(text: str) -> int:
+    """--jobs: at least 1, at most JOBS_PER_CORE processes per CPU core."""
+    value = positive(text)
+    if value > max_jobs():
+        raise argparse.ArgumentTypeError(
+            f"at most {max_jobs()} ({JOBS_PER_CORE} per CPU core; {cpu_cores()} "
+            f"core{'s' if cpu_cores() > 1 else ''} here), not {value}")
     return value
+
+
+def seconds(text: str) -> float:
+    """A time limit: 0 (no limit) or a finite number of seconds up to MAX_TIMEOUT."""
+    try:
+        value = float(text) if text.isascii() else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds (0 for no limit), "
+                                         f"not {quote(text, 40)}")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {value:g}")
+    if value > MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:g} seconds; "
+                                         f"0 means no limit")
+    return value
+
+
+def engine_command(text: str) -> str:
+    """--engine: a command line a shell could split (no shell runs it), or a known prefix
+    (uci:) followed by a program."""
+    from doublecheck.harness.engines import ENGINE_KINDS
+
+    command, example = text, '"./my-engine --protocol"'
+    for prefix in (kind.prefix for kind in ENGINE_KINDS.values() if kind.prefix):
+        if text.startswith(prefix):
+            command, example = text[len(prefix):], f"{prefix}/usr/games/stockfish"
+            if os.path.exists(command):   # a path, used as it is
+                return text
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"cannot be read as a command line ({e}): "
+                                         f"{quote(text, 80)}") from None
+    if not argv:
+        raise argparse.ArgumentTypeError(f"names no program: {quote(text, 80)} "
+                                         f"(example: --engine {example})")
+    return text
 
 
 def add_position_options(p, moves_help="space-separated moves played first (coordinates or SAN)"):
@@ -234,6 +299,12 @@ def add_json_option(p, text="print one JSON object"):
     p.add_argument("--json", action="store_true", help=text)
 
 
+def add_quiet_option(p):
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress lines on stderr (by default: a live line on a terminal, "
+                        "a line every 10 s elsewhere)")
+
+
 def add_cases_dir_option(p, what="case tree"):
     p.add_argument("--cases-dir", default=CASES_DIR,
                    help=f"{what} (default: the one installed with doublecheck, %(default)s)")
@@ -243,7 +314,7 @@ def add_cases_dir_option(p, what="case tree"):
 
 def add_run(sub, fmt):
     p = sub.add_parser("run", help="run the conformance cases against an implementation",
-                       formatter_class=fmt, description="""\
+                       formatter_class=fmt, description=f"""\
 Runs the cases (all, or a selection) against an implementation and prints a
 summary per variant and operation, then a diff for every failing case.
 The implementation is the built-in oracle unless --engine (a program speaking
@@ -251,14 +322,21 @@ the JSON-lines protocol, see docs/protocol.md) or --adapter (a Python class,
 in-process) names another. Cases for variants or operations the engine does
 not claim in its hello are skipped, never passed.
 
+Each request may take --timeout seconds; a perft request gets one second more
+for every {SLOW_RATE} nodes the case expects (docs/harness.md). While it runs, a
+progress line goes to stderr: live on a terminal, every 10 s in a CI log.
+
 Exit status: 0 when every selected case passes (skipped and expected failures
 do not fail the run); 1 when a case fails, errors, or unexpectedly passes;
-2 for bad case files, an empty selection, an unusable engine (it does not start,
-refuses hello, or speaks another protocol version) or a bad xfail file;
-130 when interrupted (the reports hold the cases that finished).""",
+2 for bad case files, an empty selection, an unknown variant, an unusable
+engine (it does not start, refuses hello, or speaks another protocol version)
+or a bad xfail file; 130 when interrupted (the reports hold the cases that
+finished).""",
                        epilog="""\
 examples:
   doublecheck run
+  doublecheck run --jobs 2                     the same, on two cores
+  doublecheck run --quick                      skip the perft cases above 200000 nodes
   doublecheck run --variant chess --max-nodes 200000
   doublecheck run 'chess/castling/*' 'chess/en-passant/*'
   doublecheck run --rule FIDE-3.8.2
@@ -270,21 +348,27 @@ examples:
                    help="case id glob (chess/castling/*); a plain prefix selects everything below it")
     p.add_argument("--variant", help="only cases of this variant")
     p.add_argument("--rule", help="only cases that cite this rule id")
-    p.add_argument("--max-nodes", type=int, metavar="N",
-                   help="skip perft cases expecting more than N nodes (quick runs)")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--max-nodes", type=count, metavar="N",
+                      help="skip perft cases expecting more than N nodes (quicker runs)")
+    size.add_argument("--quick", action="store_const", dest="max_nodes", const=QUICK_MAX_NODES,
+                      help=f"the same as --max-nodes {QUICK_MAX_NODES}: every case but the largest "
+                           "perft counts (docs/harness.md lists them)")
     add_cases_dir_option(p, "case tree to run")
     who = p.add_mutually_exclusive_group()
-    who.add_argument("--engine", metavar='"CMD ARGS"',
+    who.add_argument("--engine", metavar='"CMD ARGS"', type=engine_command,
                      help="run this command (split like a shell would) as a protocol engine; "
                           "uci:PATH checks a UCI chess engine (docs/uci-bridge.md)")
     who.add_argument("--adapter", metavar="MODULE:CLASS",
                      help="load this Python adapter class in-process (see docs/adapter-guide.md)")
-    p.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
-                   help="per-request limit for engine processes (default: %(default)g; 0: none)")
-    p.add_argument("--jobs", type=positive, default=1, metavar="N",
+    p.add_argument("--timeout", type=seconds, default=TIMEOUT, metavar="SECONDS",
+                   help="per-request limit, for engine processes and in-process runs alike "
+                        f"(default: %(default)g; 0: none; at most {MAX_TIMEOUT:g}); perft requests "
+                        f"get 1 s more per {SLOW_RATE} nodes the case expects")
+    p.add_argument("--jobs", type=jobs, default=1, metavar="N",
                    help="run N engine processes in parallel (the oracle and adapters are then "
-                        "run by N 'doublecheck serve' processes)")
-    p.add_argument("--give-up", type=int, default=5, metavar="N",
+                        f"run by N 'doublecheck serve' processes); at most {JOBS_PER_CORE} per CPU core")
+    p.add_argument("--give-up", type=count, default=5, metavar="N",
                    help="after N crashes or timeouts in a row, send that engine no more cases; "
                         "they are reported as errors (default: %(default)s; 0: never)")
     p.add_argument("--format", choices=("text", "markdown"), default="text",
@@ -298,20 +382,23 @@ examples:
     p.add_argument("--write-xfail", metavar="FILE",
                    help="write the current failures as an xfail file (refuses to replace a file)")
     p.add_argument("--force", action="store_true", help="let --write-xfail replace an existing file")
+    add_quiet_option(p)
     p.set_defaults(handler=run_handler)
 
 
 def run_handler(args) -> int:
     from doublecheck.harness.engines import engine_spec
     from doublecheck.harness.html_report import write_html_report
-    from doublecheck.harness.runner import run_command
+    from doublecheck.harness.runner import RunOptions, run_command
 
-    spec = engine_spec(args.engine, args.adapter, args.timeout if args.timeout > 0 else None)
-    return run_command(args.cases_dir, args.variant, args.rule, args.patterns, args.max_nodes,
-                       spec=spec, jobs=args.jobs, give_up=args.give_up, fmt=args.format,
-                       json_file=args.json, junit_file=args.junit, xfail_file=args.xfail,
-                       write_xfail=args.write_xfail, force=args.force,
-                       extra_reports=[(args.html, write_html_report)] if args.html else [])
+    timeout = args.timeout if args.timeout > 0 else None
+    options = RunOptions(
+        cases_dir=args.cases_dir, variant=args.variant, rule=args.rule, patterns=tuple(args.patterns),
+        max_nodes=args.max_nodes, timeout=timeout, jobs=args.jobs, give_up=args.give_up,
+        fmt=args.format, json_file=args.json, junit_file=args.junit,
+        extra_reports=((args.html, write_html_report),) if args.html else (),
+        xfail_file=args.xfail, write_xfail=args.write_xfail, force=args.force, quiet=args.quiet)
+    return run_command(options, spec=engine_spec(args.engine, args.adapter, timeout))
 
 
 def add_serve(sub, fmt):
@@ -319,21 +406,28 @@ def add_serve(sub, fmt):
                        formatter_class=fmt, description="""\
 Speaks the JSON-lines engine protocol (docs/protocol.md): one request per line
 on stdin, one response per line on stdout, until end of input. This is the
-reference server; --adapter serves a Python adapter class instead of the oracle.""",
+reference server; --adapter serves a Python adapter class instead of the oracle.
+A request that runs longer than --budget seconds is stopped and answered with
+the error code budget-exceeded; the server goes on with the next request.""",
                        epilog="""\
 examples:
   doublecheck serve
   echo '{"id": 1, "op": "moves", "variant": "chess"}' | doublecheck serve
   doublecheck run --engine "doublecheck serve"
   doublecheck serve --adapter my_adapter:Adapter
+  doublecheck serve --budget 60                 stop any request after a minute
 """)
+    from doublecheck.harness.serve import DEFAULT_BUDGET
     p.add_argument("--adapter", metavar="MODULE:CLASS", help="serve this adapter instead of the oracle")
+    p.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
+                   help="time one request may run before it is stopped and answered "
+                        "budget-exceeded (default: %(default)g, two hours; 0: no limit)")
     p.set_defaults(handler=lambda args: _serve(args))
 
 
 def _serve(args) -> int:
     from doublecheck.harness.serve import serve_command
-    return serve_command(args.adapter)
+    return serve_command(args.adapter, args.budget)
 
 
 def add_lookups(sub, fmt):
@@ -345,11 +439,14 @@ def add_lookups(sub, fmt):
                            epilog="examples:" + examples, formatter_class=fmt)
         add_position_options(p)
         if op == "perft":
-            p.add_argument("--depth", type=int, required=True, help="number of moves (or turns)")
+            p.add_argument("--depth", type=count, required=True,
+                           help="number of moves (or turns), up to the variant's limit "
+                                "(docs/protocol.md, Limits)")
             p.add_argument("--divide", action="store_true", help="also count below each first move")
             p.add_argument("--turns", action="store_true", help="count complete turns, not moves")
-            p.add_argument("--jobs", type=positive, default=1, metavar="N",
-                           help="split the count by first move over N processes (default 1)")
+            p.add_argument("--jobs", type=jobs, default=1, metavar="N",
+                           help="split the count by first move over N processes (default 1; "
+                                f"at most {JOBS_PER_CORE} per CPU core)")
         if op == "turns":
             p.add_argument("--grouped", action="store_true",
                            help="group the turns by their first move, in SAN and coordinates")
@@ -410,12 +507,13 @@ examples:
     p.add_argument("--check", action="store_true", help="compare only; write nothing")
     p.add_argument("--variant", help="only the generators of this variant")
     add_cases_dir_option(p)
+    add_quiet_option(p)
     p.set_defaults(handler=lambda args: _generate(args))
 
 
 def _generate(args) -> int:
     from doublecheck.authoring.generate import generate_command
-    return generate_command(args.cases_dir, args.variant, args.check)
+    return generate_command(args.cases_dir, args.variant, args.check, quiet=args.quiet)
 
 
 def add_rules(sub, fmt):
@@ -424,14 +522,27 @@ def add_rules(sub, fmt):
     p = sub.add_parser("rules", help="list the rule catalogue, or show one rule",
                        formatter_class=fmt, description="""\
 Without an id, lists every rule and ruling id with its title. With an id, shows
-the rule's statement and source and the ids of the cases that test it.""",
+the rule's statement and source and the ids of the cases that test it.
+
+--matrix prints the coverage matrix instead: rule ids (rows) against variants
+(columns) with the number of cases citing each, then the state components
+(position identity, each half of a turn, FEN fields) with the cases covering
+each side of them: repetition counted / not counted, White / Black. Empty
+cells the catalogue does not justify are listed as gaps, and the exit status
+is then 1 (docs/case-format.md, "The coverage matrix").""",
                        epilog="""\
 examples:
   doublecheck rules
   doublecheck rules G3
   doublecheck rules FIDE-3.8.2 --json
+  doublecheck rules --matrix
+  doublecheck rules --matrix --variant double-move --json
 """)
     p.add_argument("id", nargs="?", help="a rule id (G3, FIDE-3.8.2, ...)")
+    p.add_argument("--matrix", action="store_true",
+                   help="print the coverage matrix; exit 1 when it has a gap")
+    p.add_argument("--variant", metavar="V", action="append",
+                   help="with --matrix: only this variant's column (may be repeated)")
     add_json_option(p)
     add_cases_dir_option(p)
     p.set_defaults(handler=rules_command)
@@ -453,25 +564,67 @@ examples:
     from doublecheck.authoring.mutants.kill import DEFAULT_MAX_NODES
     p.add_argument("--variant", metavar="V", help="only the mutants of this variant")
     p.add_argument("--mutant", metavar="NAME", help="only this mutant (as listed by --list)")
-    p.add_argument("--max-nodes", metavar="N", type=int, default=DEFAULT_MAX_NODES,
+    p.add_argument("--max-nodes", metavar="N", type=count, default=DEFAULT_MAX_NODES,
                    help=f"skip perft cases expecting more than N nodes (default {DEFAULT_MAX_NODES}; "
                         "0: no limit)")
     p.add_argument("--list", action="store_true", help="list the catalogue and exit")
     add_json_option(p, "print the results as JSON")
     add_cases_dir_option(p, "the case tree to run")
+    add_quiet_option(p)
     p.set_defaults(handler=lambda args: _mutants(args))
 
 
 def _mutants(args) -> int:
     from doublecheck.authoring.mutants.kill import mutants_command
-    if args.max_nodes < 0:
-        raise UsageError("argument --max-nodes: must be 0 (no limit) or more", "doublecheck mutants")
     return mutants_command(args)
+
+
+def port_number(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0 (any free port) to 65535, not {value}")
+    return value
+
+
+def add_desk(sub, fmt):
+    from doublecheck.desk.server import DEFAULT_PORT, MAX_BODY
+
+    p = sub.add_parser("desk", help="the rules desk: a local web page for asking the oracle",
+                       formatter_class=fmt, description=f"""\
+Serves the rules desk, a web page on this machine where players and arbiters
+ask the oracle: pick a variant, set up a position (or paste a FEN), click a
+piece to see its legal moves and play them, try a move the rules refuse and
+read why (with the rule's id and text), follow the status after every turn,
+copy the FEN or the PGN, paste a game record and step through it.
+
+Prints the address and serves until Ctrl-C. It listens on 127.0.0.1 only
+unless --host says otherwise (then it warns: the desk has no login). Nothing
+is stored: every request carries the variant, the FEN and the moves. A
+request body may hold at most {MAX_BODY // 1024} KiB. See docs/desk.md.""",
+                       epilog="""\
+examples:
+  doublecheck desk                       then open http://127.0.0.1:8765/
+  doublecheck desk --port 0              any free port (the address is printed)
+  doublecheck desk --open                also open the page in the browser
+  doublecheck desk --host 0.0.0.0        every interface: other machines can use it
+""")
+    p.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+                   help="TCP port (default: %(default)s; 0: any free port)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: %(default)s, this machine only)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument("--verbose", action="store_true", help="log every request on stderr")
+    p.set_defaults(handler=lambda args: _desk(args))
+
+
+def _desk(args) -> int:
+    from doublecheck.desk.server import desk_command
+    return desk_command(args)
 
 
 # Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.
 SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate, add_rules,
-               add_mutants]
+               add_mutants, add_desk]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -487,6 +640,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def wants_json(argv) -> bool:
+    """Whether a command line asks for JSON output, read before (or without) parsing it, so
+    that a command line argparse refuses is reported as JSON too. ``run --json`` names a
+    report file, so a refused ``run`` is reported as text."""
+    if argv[:1] == ["run"]:
+        return False
+    words = argv[:argv.index("--")] if "--" in argv else argv
+    return any(w == "--json" or (len(w) >= 4 and "--json".startswith(w)) for w in words)
+
+
 def main(argv=None) -> int:
     """Run one command; returns its exit status (never raises, never prints a traceback)."""
     from doublecheck.casefiles import DataError
@@ -495,7 +658,7 @@ def main(argv=None) -> int:
     from doublecheck.oracle.errors import RulesError
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    as_json = "--json" in argv and argv[:1] != ["run"]   # run --json names a report file
+    as_json = wants_json(argv)
     try:
         args = build_parser().parse_args(argv)
         as_json = getattr(args, "json", None) is True

@@ -7,7 +7,7 @@ only when the variant is first asked for.
 import importlib
 import importlib.util
 
-from doublecheck.oracle.errors import UNKNOWN_VARIANT, RulesError
+from doublecheck.oracle.errors import UNKNOWN_VARIANT, RulesError, quote
 
 REGISTRY = {
     "chess": "doublecheck.oracle.chess:Chess",
@@ -32,7 +32,7 @@ def get(name: str):
     """The rules object for a variant id; RulesError(unknown-variant) for anything else."""
     if name not in VARIANT_NAMES:
         known = ", ".join(VARIANT_NAMES)
-        raise RulesError(UNKNOWN_VARIANT, f"unknown variant {name!r}; known variants: {known}")
+        raise RulesError(UNKNOWN_VARIANT, f"unknown variant {quote(name)}; known variants: {known}")
     if name not in _instances:
         module, cls = REGISTRY[name].split(":")
         _instances[name] = getattr(importlib.import_module(module), cls)()

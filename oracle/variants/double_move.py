@@ -1,58 +1,30 @@
-"""Double Move Chess (seed 000; rulings G1-G9, D1-D6).
+"""Double Move Chess (seed 000): FIDE chess in which each side may move twice in a row, once.
 
-FIDE chess, plus one optional extra: each side owns a single Double Move for
-the whole game.
+The rules are stated in the catalogue (cases/rules/double-move-seed.json and
+double-move.json; ``doublecheck rules ID`` prints one); the ids mark where
+each acts here:
 
-- DM-objective  Checkmate wins; kings are never captured (G6).
-- DM-ability    White and Black each start with one Double Move; using it is
-                optional and it cannot be used a second time.
-- DM-activation It is activated at the start of a turn, never between the two
-                halves.  The first half spends it without passing the turn; the
-                second half, by the same side and with the same or another
-                piece, ends the turn.  A Double Move may only be opened by a
-                first half after which some legal second half exists (D2).
-- DM-every-half-legal  Each half is an ordinary legal move in the position
-                where it is played: neither may leave the mover's king in
-                check.  The position between the halves is a real position.
-- DM-check-between-halves  The first half may give check; the opponent does
-                not answer, and the second half may keep, change or lift the
-                check but never capture the king (D3).
-- DM-unused-ability-no-escape  A mated side has no legal first half, so an
-                unused Double Move does not save it (D5).
-- DM-captures, DM-promotion, DM-castling  Either half may capture, promote or
-                castle under the normal rules, judged on the board as it is at
-                that moment; what the first half changed (a captured piece, a
-                new queen, lost castling rights) holds for the second.
-- DM-en-passant  Only a two-square step that ends a turn gives the opponent an
-                en passant chance, usable by the opponent's next move only
-                (an ordinary move or a first half), never by a second half (D4).
-- DM-end-of-game, DM-draws  Mate, stalemate and every draw rule are looked at
-                only once a turn is complete (D5, G3); positions between the
-                halves never count as repetitions.  Unused abilities are part
-                of a position's identity (D6).
-
-Clocks (G2): each half is a move for the halfmove clock; the fullmove number
-grows when Black's turn is complete.
-
-FEN (D1, DM-fen-field): field 7 is ``WB``, ``W-``, ``-B`` or ``--`` (the
-Double Moves still unused), with ``m`` appended while the side to move is
-between its two halves; absent means ``WB``.  It is always written.  Between
-the halves the en passant field is ``-`` and a way to finish the turn must
-exist; ``m`` for a side that still holds its ability is invalid.
-
-Move text (G8): the first half of a Double Move is written with a trailing
-comma (``b3g8,`` or ``Qg8+,``); the same move without the comma is the
-ordinary move that ends the turn.  A whole Double Move is ``b3g8,g8h7``.
+- DM-objective, DM-captures, DM-promotion, DM-castling: otherwise chess, per half
+- DM-ability, DM-activation: one Double Move a side, opened only at a turn boundary
+- D2: a first half needs a legal second half after it
+- DM-every-half-legal, DM-check-between-halves, D3: each half legal; never a king capture
+- DM-en-passant, D4: only a double step that ends a turn leaves a target
+- DM-end-of-game, DM-draws, DM-unused-ability-no-escape, D5: judged when the turn is complete
+- D6: unused abilities are part of a position's identity
+- DM-fen-field, D1: FEN field 7, ``WB``/``W-``/``-B``/``--`` plus ``m`` between the halves
+- G8: the first half is written with a trailing comma (``b3g8,``)
 """
 
 import re
 from dataclasses import replace
 from typing import NamedTuple
 
+from doublecheck.oracle import notation
 from doublecheck.oracle.chess import Chess
-from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError
+from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
+from doublecheck.oracle.explain import VARIANT, Refusal
 from doublecheck.oracle.fen import validate_standard
-from doublecheck.oracle.position import WHITE, Move
+from doublecheck.oracle.position import BLACK, WHITE, Move
 
 ABILITY_FIELD = re.compile(r"(W|-)(B|-)(m?)")
 LETTER = {"w": "W", "b": "B"}
@@ -80,6 +52,7 @@ class DoubleMove(Chess):
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 WB"
     extra_fields = ("abilities",)
     comma_marks_double = True
+    max_perft_depth = 12           # each side's Double Move multiplies the count (Limits)
 
     # ------------------------------------------------------------ turn machine
 
@@ -147,7 +120,7 @@ class DoubleMove(Chess):
         m = ABILITY_FIELD.fullmatch(fields[0])
         if m is None:
             raise RulesError(INVALID_FEN, f"field 7 must be WB, W-, -B or -- (unused Double Moves), "
-                                          f"optionally followed by m; not {fields[0]!r}")
+                                          f"optionally followed by m; not {quote(fields[0])}")
         unused = (m[1] + m[2]).replace("-", "")
         state = Abilities(unused, m[3] == "m")
         if state.mid and LETTER[pos.turn] in unused:
@@ -194,17 +167,19 @@ class DoubleMove(Chess):
             raise RulesError(ILLEGAL_MOVE, f"{e.message}: {self.why_illegal(pos, text.strip())}") from None
 
     def why_illegal(self, pos, raw) -> str:
+        """The Double Move's reason why ``raw`` names no legal move (for the error message)."""
         who = side_name(pos.turn)
         opens = raw.endswith(",")
         half = "second half" if pos.state.mid else "first half" if opens else "move"
         if pos.state.mid and opens:
             return (f"{who} is between the halves of its Double Move; "
                     f"no further Double Move can be opened now")
-        if pos.state.mid and self.target_is_enemy_king(pos, raw):
+        text = notation.read_text(self, raw.rstrip(","))
+        if pos.state.mid and self.target_is_enemy_king(pos, text):
             return "the second half of a Double Move may never capture the king"
         if not pos.state.mid and opens and not self.has_ability(pos):
             return f"{who} has already used its Double Move"
-        if self.only_unsafe_matches(pos, raw):
+        if self.only_unsafe_matches(pos, text):
             where = "" if half == "move" else f"as the {half} of a Double Move "
             return f"{where}it would leave {who}'s own king in check"
         if opens:
@@ -215,20 +190,93 @@ class DoubleMove(Chess):
             return f"no legal second half would follow {self.move_text(pos, move)} (D2)"
         return f"it is not a legal {half} for {who}"
 
-    def target_is_enemy_king(self, pos, raw) -> bool:
-        squares = re.findall(r"[a-h][1-8]", raw)
+    def target_is_enemy_king(self, pos, text) -> bool:
+        """Does the move text (a ``notation.MoveText``) go to the square of the enemy king?"""
         king = "k" if pos.turn == WHITE else "K"
-        return bool(squares) and pos.board[self.geometry.index[squares[-1]]] == king
+        return text.to is not None and pos.board[text.to] == king
 
-    def only_unsafe_matches(self, pos, raw) -> bool:
-        """Does the text name a move the pieces could make, but only by
+    def only_unsafe_matches(self, pos, text) -> bool:
+        """Does the move text name a move the pieces could make, but only by
         leaving the mover's king attacked?  (Used for the error message.)"""
-        names = re.findall(r"[a-h][1-8]", raw)
-        if not names:
+        if text.to is None or text.kind == "drop":
             return False
-        to = self.geometry.index[names[-1]]
-        frm = self.geometry.index[names[0]] if len(names) == 2 else None
-        letter = re.match(r"[KQRBN]?", raw)[0] or "P"
-        found = [m for m in self.pseudo_moves(pos) if m.to == to and m.castle is None
-                 and (m.frm == frm if frm is not None else pos.board[m.frm].upper() == letter)]
+        name = self.geometry.name
+
+        def named(m):
+            if text.kind == "coordinates":
+                return m.frm == text.frm
+            return (pos.board[m.frm].upper() == text.letter
+                    and name[m.frm].startswith(text.from_file) and name[m.frm].endswith(text.from_rank))
+
+        found = [m for m in self.pseudo_moves(pos) if m.to == text.to and m.castle is None and named(m)]
         return bool(found) and not any(self.king_safe_after(pos, m) for m in found)
+
+    # ------------------------------------------------------ explaining refusals
+
+    rule_ids = {**Chess.rule_ids, "en-passant": "D4", "en-passant-unended": ("D4", "DM-en-passant")}
+    continuing_move = "the second half of a Double Move"
+    unended_move = "was the first half of a Double Move"
+
+    def why_no_move(self, pos, asked):
+        """DM-activation: no Double Move is opened between the halves of one."""
+        if pos.state.mid and asked.opens:
+            who = side_name(pos.turn)
+            return Refusal(f"{who} is already between the halves of its Double Move; no Double "
+                           f"Move can be opened now", "DM-activation")
+        return None
+
+    def why_refused(self, pos, move, asked):
+        """DM-ability (spent), D2 (no second half would follow), else the error message's reason."""
+        who = side_name(pos.turn)
+        text = self.move_text(pos, move)
+        if not pos.state.mid and asked.opens:
+            if not self.has_ability(pos):
+                return Refusal(f"{who} has already used its Double Move, so this turn is one "
+                               f"ordinary move", "DM-ability")
+            if not self.completable(pos, move):
+                return Refusal(f"after {text} as a first half {who} would have no legal second "
+                               f"half, so it cannot open a Double Move", "D2")
+        return Refusal(self.why_illegal(pos, text + ("," if asked.opens else "")), None)
+
+    def why_no_king_capture(self, pos, to):
+        """D3: not even a second half after a checking first half captures the king."""
+        if pos.state.mid:
+            return Refusal(f"the second half of a Double Move may never capture the king on "
+                           f"{self.geometry.name[to]}, even after a check", "D3", level=VARIANT)
+        return super().why_no_king_capture(pos, to)
+
+    def king_safety_rule(self, pos, asked):
+        """DM-every-half-legal: each half on its own leaves the mover's king safe."""
+        if pos.state.mid or asked.opens:
+            return "DM-every-half-legal", "every half of a Double Move must be legal on its own"
+        return super().king_safety_rule(pos, asked)
+
+    def why_turn_over(self, pos, move, played):
+        """DM-activation: a Double Move has two halves; any other move is a whole turn."""
+        if played >= 2:
+            return Refusal("no further move is allowed: a Double Move has exactly two halves",
+                           "DM-activation")
+        san = self.san(pos, move).rstrip(",")
+        return Refusal(f"no further move: {san} completed the Double Move", "DM-activation")
+
+    def why_incomplete(self, pos, last):
+        """DM-activation: nobody stops after the first half."""
+        return Refusal(f"a Double Move cannot stop after its first half {last}; "
+                       f"{len(self.legal_moves(pos))} second halves are possible", "DM-activation")
+
+    def game_over_note(self, pos, status):
+        """DM-unused-ability-no-escape: a mated side has no first half to open its Double Move."""
+        if status.get("reason") == "checkmate" and self.has_ability(pos):
+            return (f"{side_name(pos.turn)} is checkmated: it has no legal move, so it has no first "
+                    f"half with which to start its unused Double Move (DM-unused-ability-no-escape)")
+        return super().game_over_note(pos, status)
+
+    def state_sentences(self, pos):
+        """The unused Double Moves (D1), and whether the side to move is between its halves."""
+        unused = [side_name(c) for c in (WHITE, BLACK) if LETTER[c] in pos.state.unused]
+        out = ["Double Moves unused: " + (", ".join(unused) or "none") +
+               f"   (field 7: {self.format_state(pos)[0]})"]
+        if pos.state.mid:
+            out.append(f"{side_name(pos.turn)} is between the two halves of its Double Move: one "
+                       f"more move finishes the turn.")
+        return out

@@ -1,38 +1,23 @@
-"""Double Move Chess as played on anul.space (seed 002; rulings G1-G9, A1-A5).
+"""Double Move Chess as played on anul.space (seed 002): two moves a turn, with brakes.
 
-Board, pieces and the way each piece moves are those of FIDE chess.  What
-changes is the turn:
+The rules are stated in the catalogue (cases/rules/double-move-anul-seed.json
+and double-move-anul.json; ``doublecheck rules ID`` prints one); the ids mark
+where each acts here:
 
-- DA-1  The sides still alternate, but each one plays a *turn* (G1).
-- DA-2  A turn is normally two legal moves, White's very first turn included
-        (DA-opening-turn, A1).
-- DA-3  The two moves may be made by the same piece or by two pieces; castling
-        is one move (DA-complete-turn, A2).
-- DA-4  Each move on its own must leave the mover's king safe; move two
-        cannot repair a check left by move one (DA-king-safety-each-move).
-        A turn that begins in check must answer it with move one
-        (DA-turn-begins-in-check).
-- DA-5  A first move that captures (en passant included) ends the turn.
-- DA-6  A first move that gives check (discovered check and mate included)
-        ends the turn; a capture with check ends it once (DA-capture-check-brake).
-- After a quiet first move a second move is compulsory when one exists; if
-  none exists the turn ends after one move.  Nobody may pass (DA-no-pass, A1).
-- Promotion and castling are not brakes in themselves (A2).
-- En passant (A3): only a two-square step that ends a turn leaves a target,
-  and only the opponent's first move may take it.  The position between the
-  two moves never has a target.
-- DA-7, A5  Checkmate, stalemate and the draw rules are judged only between
-  turns; a mate ends the game at once.
-
-FEN (A4): field 7 is ``-`` between turns and ``m`` when the side to move has
-played a quiet first move and owes its second.  It is always written; a FEN
-without it means ``-``.  A FEN with ``m`` is rejected when it has an en passant
-square, when either king is in check, or when no second move exists.
+- DA-1, DA-2, DA-3, DA-complete-turn, DA-opening-turn, A1: every turn is two moves
+- DA-5, DA-6, DA-capture-check-brake: a capture or check on move one ends the turn
+- DA-no-pass: after a quiet move one the second is owed; none existing ends the turn
+- DA-4, DA-king-safety-each-move, DA-turn-begins-in-check: each move keeps the king safe
+- A2: promotion and castling are no brakes by themselves
+- A3: only a double step that ends a turn leaves a target, for the reply's move one
+- DA-7, A5: the game ends only at turn boundaries
+- A4: FEN field 7, ``-`` at a turn boundary, ``m`` when the second move is owed
 """
 
 from doublecheck.oracle import notation
 from doublecheck.oracle.chess import Chess
-from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError
+from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
+from doublecheck.oracle.explain import Refusal
 from doublecheck.oracle.fen import validate_standard
 from doublecheck.oracle.position import WHITE, Position, other
 
@@ -102,7 +87,7 @@ class DoubleMoveAnul(Chess):
             return True
         board = self.move_board(pos, move)
         king = "k" if pos.turn == WHITE else "K"
-        return self.attacked(board, board.index(king), pos.turn)
+        return bool(self.attacked(board, board.index(king), pos.turn))
 
     def has_legal_move(self, pos) -> bool:
         return any(self.king_safe_after(pos, m) for m in self.pseudo_moves(pos))
@@ -114,7 +99,7 @@ class DoubleMoveAnul(Chess):
             return BOUNDARY
         if fields[0] not in (BOUNDARY, MID_TURN):
             raise RulesError(INVALID_FEN, f"field 7 must be '-' (between turns) or 'm' "
-                                          f"(between the two moves of a turn), not {fields[0]!r}")
+                                          f"(between the two moves of a turn), not {quote(fields[0])}")
         return fields[0]
 
     def format_state(self, pos):
@@ -174,3 +159,52 @@ class DoubleMoveAnul(Chess):
             after = self.end_turn(pos, move)
             return "it gives checkmate" if not self.legal_moves(after) else "it gives check"
         return "no legal second move exists after it"
+
+    # ------------------------------------------------------ explaining refusals
+
+    rule_ids = {**Chess.rule_ids, "en-passant": "A3", "en-passant-unended": "A3"}
+    continuing_move = "the second move of a turn"
+    unended_move = "was the first move of a two-move turn"
+    BRAKE_IDS = {"it captures": "DA-5", "it gives check": "DA-6", "it gives checkmate": "DA-6"}
+
+    def why_refused(self, pos, move, asked):
+        """A1: a move written with a trailing comma must leave room for a second move."""
+        if not asked.comma:
+            return None
+        if self.mid_turn(pos):
+            return Refusal("this is already the second move of the turn, and a turn has at most "
+                           "two moves", "A1")
+        why = self.why_turn_ends(pos, move)
+        return Refusal(f"{self.san(pos, move)} ends the turn ({why}), so no second move may follow "
+                       f"it", "A1", also=[self.BRAKE_IDS.get(why, "DA-no-pass")])
+
+    def king_safety_rule(self, pos, asked):
+        """DA-4: each move of a turn leaves the own king safe."""
+        if self.mid_turn(pos) or asked.index > 0:
+            return "DA-4", "each move of a turn must leave the own king safe"
+        return "DA-4", "each move of a turn must leave the own king safe, not just the pair"
+
+    def why_turn_over(self, pos, move, played):
+        """A1: the brake (DA-5, DA-6) or a missing second move ended the turn after one move."""
+        if played >= 2:
+            return Refusal("no further move is allowed: a turn has at most two moves", "A1")
+        san = self.san(pos, move).rstrip(",")
+        why = self.why_turn_ends(pos, move)
+        if why.startswith("no legal"):
+            return Refusal(f"second move not allowed: no legal second move exists after {san}",
+                           "A1", also=["DA-no-pass"])
+        said = why[3:] if why.startswith("it ") else why
+        return Refusal(f"second move not allowed: the first move {san} {said}, which ends the "
+                       f"turn", "A1", also=[self.BRAKE_IDS.get(why, "DA-2")])
+
+    def why_incomplete(self, pos, last):
+        """A1, DA-no-pass: after a quiet first move the second is compulsory."""
+        return Refusal(f"after the quiet first move {last} a second move is compulsory "
+                       f"({len(self.legal_moves(pos))} are possible)", "A1", also=["DA-no-pass"])
+
+    def state_sentences(self, pos):
+        """Field 7 (A4): a turn boundary, or a second move owed."""
+        if self.mid_turn(pos):
+            return [f"{side_name(pos.turn)} has played a quiet first move and owes the second "
+                    f"(field 7: m)."]
+        return ["At a turn boundary (field 7: -)."]

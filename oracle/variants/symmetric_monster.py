@@ -1,54 +1,28 @@
 """Symmetric Monster Chess (seed 004): extra squares, double-pieces, no check.
 
-Setup (SM-setup, S1).  The FIDE position on a board with eight extra
-squares: c0 d0 e0 f0 below White's first rank and c9 d9 e9 f9 above Black's.
-Those squares hold the double-pawns (``*P`` and ``*p`` in FEN, S2).  Each
-side also holds one double-king in hand (``*K``, ``*k``), shown in FEN
-field 7 (S3).
+The rules are stated in the catalogue (cases/rules/symmetric-monster-seed.json
+and symmetric-monster.json; ``doublecheck rules ID`` prints one); the ids
+mark where each acts here:
 
-Otherwise FIDE chess, with the seed's twelve numbered rules:
-
-R1  (SM-R1, S4, S7)  There is no check and no mate.  Every move the pieces
-    can make is legal, moving into attack included, and kings can be
-    captured.  A side that has no legal turn loses.
-R2  (SM-R2, S4)  So castling ignores attacks on the king's squares.
-R3  (SM-R3, S9)  Pawns promote on rank 8 (White) and rank 1 (Black), not on
-    the extra ranks 9 and 0.
-R4  (SM-R4, S5)  A side whose single king was captured makes no more
-    single-piece moves.
-R5  (SM-R5, S5)  A side whose double-king was captured makes no more
-    double-piece actions.
-R6  (SM-R6, S9)  A double-pawn steps two squares only from its side's
-    second rank (2 / 7), and is never taken en passant.
-R7  (SM-R7, S9, S10)  A double-pawn may take an ordinary pawn en passant.
-R8  (SM-R8, S9)  A double-pawn promotes to a double queen, rook, bishop or
-    knight.
-R9  (SM-R9, S4)  A turn is one single-piece move, or two double-piece
-    actions; one double-piece action alone is no turn.  So a first action
-    is allowed only when some second action can follow it.
-R10 (SM-R10, S4, S6)  The two actions may be made by one double-piece or by
-    two; but a piece whose first move neither captured nor promoted may not
-    go straight back to where it came from.
-R11 (SM-R11, S8)  While the double-king is in hand, dropping it on an empty
-    square among its side's double-pawn start squares is a double-piece
-    action (written ``K@e0``).
-R12 (SM-R12, S7)  A side with neither king on the board loses at once, even
-    in the middle of the opponent's double turn: a first action that takes
-    the opponent's last king ends the game and counts as a whole turn.
-
-Draws (S11): the move-count and repetition rules of G2/G3; no stalemate and
-no dead position.  A drop counts one move on the halfmove clock.
-
-Turn state (S3): FEN field 7 lists the double-kings still in hand; field 8
-is ``-`` at a turn boundary and otherwise the first action of the double
-turn under way (``d0c1``, ``d4xe5``, ``c7c8q``, ``K@c0``).
+- SM-setup, S1, S2: c0-f0 and c9-f9 added, double-pieces written ``*P``
+- SM-R1, SM-R2, S4: no check; kings are captured; castling ignores attacks
+- SM-R3, SM-R6, SM-R7, SM-R8, S9, S10: pawns and double-pawns
+- SM-R4, SM-R5, S5: a lost king stops its kind of pieces
+- SM-R9, S4: a turn is one single-piece move or two double-piece actions
+- SM-R10, S6: no null move back to where the piece came from
+- SM-R11, S8: the double-king is dropped from hand onto its pawns' start squares
+- SM-R12, S7: no king on the board, or no legal turn, loses
+- S11: the draw rules of G2/G3 only
+- S3, SM-fen-kings, SM-pawn-ranks: FEN fields 7 (hand) and 8 (first action) and valid positions
 """
 
 import re
 from typing import NamedTuple
 
-from doublecheck.oracle.chess import SLIDES, Chess, not_over, game_over
-from doublecheck.oracle.errors import INVALID_FEN, RulesError
+from doublecheck.oracle import explain
+from doublecheck.oracle.chess import Chess, not_over, game_over
+from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
+from doublecheck.oracle.explain import VARIANT, Refusal, piece_name, side as side_name
 from doublecheck.oracle.fen import validate_castling, validate_ep
 from doublecheck.oracle.geometry import Geometry
 from doublecheck.oracle.position import BLACK, WHITE, Move, color_of, colored, other
@@ -205,7 +179,7 @@ class SymmetricMonster(Chess):
     def parse_state(self, fields, pos):
         hand = fields[0] if fields else "Kk"
         if hand not in ("Kk", "K", "k", "-"):
-            raise bad(f"field 7 (double-kings in hand) must be Kk, K, k or -, not {hand!r}")
+            raise bad(f"field 7 (double-kings in hand) must be Kk, K, k or -, not {quote(hand)}")
         text = fields[1] if len(fields) > 1 else "-"
         first = None if text == "-" else self.parse_action(text)
         return State(hand.replace("-", ""), first)
@@ -215,7 +189,7 @@ class SymmetricMonster(Chess):
         names = [n for n in (m.group(1), m.group(2), m.group(4)) if n] if m else []
         if not m or any(n not in self.geometry.index for n in names):
             raise bad(f"field 8 (first action) must be '-' or an action such as d0c1, d4xe5, "
-                      f"c7c8q or K@c0 on this board, not {text!r}")
+                      f"c7c8q or K@c0 on this board, not {quote(text)}")
         sq = self.geometry.index
         if m.group(1):
             return Action(None, sq[m.group(1)], False, None)
@@ -283,20 +257,117 @@ class SymmetricMonster(Chess):
     def could_move(self, kind, color, a: Action, board):
         """Could a piece of this kind have gone a.frm -> a.to (capturing or not, as recorded)?"""
         g = self.geometry
+        if kind != "P":
+            return self.line_blockers(kind, a.frm, a.to, board) == []
         df, dr = g.file[a.to] - g.file[a.frm], g.rank[a.to] - g.rank[a.frm]
-        if kind == "P":
-            step = self.forward[color]
-            if a.capture:
-                return abs(df) == 1 and dr == step
-            middle = g.square(g.file[a.frm], g.rank[a.frm] + step)
-            return df == 0 and (dr == step or (dr == 2 * step and board[middle] is None
-                                               and g.rank[a.frm] == self.pawn_start_rank[color]))
-        if kind == "N":
-            return a.to in g.knight[a.frm]
-        if kind == "K":
-            return a.to in g.king[a.frm]
-        for d in SLIDES[kind]:
-            ray = g.rays[a.frm][d]
-            if a.to in ray:
-                return all(board[s] is None for s in ray[:ray.index(a.to)])
-        return False
+        step = self.forward[color]
+        if a.capture:
+            return abs(df) == 1 and dr == step
+        middle = g.square(g.file[a.frm], g.rank[a.frm] + step)
+        return df == 0 and (dr == step or (dr == 2 * step and board[middle] is None
+                                           and g.rank[a.frm] == self.pawn_start_rank[color]))
+
+    # ------------------------------------------------------ explaining refusals
+
+    # No check and no king safety here (S4, SM-R1): kings are captured, castling ignores attacks.
+    rule_ids = {**Chess.rule_ids, "promotion": "S9", "*double-step": "S9", "en-passant": "S10",
+                "en-passant-unended": "S10", "castling-path": "SM-R2", "castling-attack": "SM-R2",
+                "king-capture": None, "king-safety": None}
+    continuing_move = "the second action of a double turn"
+    unended_move = "did not end a turn"
+
+    def why_no_move(self, pos, asked):
+        """S7: without a king on the board a side has lost, so it moves no more."""
+        if not self.has_king(pos.board, pos.turn):
+            return Refusal(f"{side_name(pos.turn)} has no king on the board, so the game is over", "S7")
+        return None
+
+    def why_refused(self, pos, move, asked):
+        """S4 (double turns are two double-piece actions), S5 (lost kings), S6 (no null move)."""
+        g, who = self.geometry, side_name(pos.turn)
+        piece = move.drop or pos.board[move.frm]
+        double = is_double(piece)
+        first = pos.state.first
+        if first is not None:
+            if not double:
+                return Refusal(f"the first action of this turn was a double-piece action, so the "
+                               f"second must be one too; the {piece_name(piece)} on "
+                               f"{g.name[move.frm]} is a single piece", "S4", also=["SM-R9"])
+            if self.is_null(first, move):
+                return Refusal(f"the {piece_name(piece)} would go straight back to "
+                               f"{g.name[move.to]} after the quiet first action "
+                               f"{self.action_text(first)}: that is a null move", "S6",
+                               also=["SM-R10"])
+            return None
+        if not double and not self.may_move_singles(pos):
+            return Refusal(f"{who}'s single king has been captured, so its single pieces may not "
+                           f"move any more", "S5", also=["SM-R4"])
+        if double and not self.may_move_doubles(pos):
+            return Refusal(f"{who}'s double-king has been captured, so its double-pieces may not "
+                           f"move any more", "S5", also=["SM-R5"])
+        if double and not self.completable(pos, move):
+            return Refusal(f"no legal second double-piece action would follow "
+                           f"{self.move_text(pos, move)}, and one double-piece action alone is not "
+                           f"a turn", "S4", also=["SM-R9"])
+        return None
+
+    def why_no_drop(self, pos, text, asked):
+        """S8: only the double-king, from hand, onto an empty start square of the side's double-pawns."""
+        g, who = self.geometry, side_name(pos.turn)
+        t_name = g.name[text.to]
+        if text.letter != "K":
+            return Refusal("only the double-king is ever dropped (written K@square)", "S8",
+                           level=VARIANT)
+        if colored("K", pos.turn) not in pos.state.hand:
+            where = "is already on the board" if colored("*K", pos.turn) in pos.board else "has been captured"
+            return Refusal(f"{who}'s double-king is not in hand: it {where}", "S8", also=["S3"],
+                           level=VARIANT)
+        allowed = self.drop_squares[pos.turn]
+        if text.to not in allowed:
+            names = "-".join((g.name[allowed[0]], g.name[allowed[-1]]))
+            return Refusal(f"the double-king is dropped only on {who}'s double-pawn start squares "
+                           f"({names}); {t_name} is not one of them", "S8", level=VARIANT)
+        if pos.board[text.to] is not None:
+            return Refusal(f"{t_name} is occupied by the {piece_name(pos.board[text.to])}; the "
+                           f"double-king is dropped only on an empty square", "S8", level=VARIANT)
+        return explain.turn_machine(self, pos, Move(None, text.to, drop="*K"), asked)
+
+    def why_no_en_passant(self, pos, frm, to, asked):
+        """S9 (SM-R6): a double-pawn is never taken en passant."""
+        g = self.geometry
+        victim_sq = g.square(g.file[to], g.rank[frm])
+        victim = pos.board[victim_sq] if victim_sq is not None else None
+        if is_double(victim) and victim[-1] in "Pp" and color_of(victim) != pos.turn:
+            return Refusal(f"the piece on {g.name[victim_sq]} is a double-pawn, which is never "
+                           f"taken en passant", "S9", also=["SM-R6"])
+        return super().why_no_en_passant(pos, frm, to, asked)
+
+    def why_turn_over(self, pos, move, played):
+        """S4: a single-piece move is a whole turn; S7: taking the last king ends the game."""
+        if played >= 2:
+            return Refusal("no further move is allowed: a double-piece turn has exactly two "
+                           "actions", "S4")
+        san = self.san(pos, move).rstrip(",")
+        if is_double(move.drop or pos.board[move.frm]):
+            return Refusal(f"no second action: {san} took the opponent's last king, which ends "
+                           f"the game at once", "S7", also=["S4", "SM-R12"])
+        return Refusal(f"no second move: {san} is a single-piece move, which is a whole turn",
+                       "S4", also=["SM-R9"])
+
+    def why_incomplete(self, pos, last):
+        """S4: one double-piece action alone is not a turn."""
+        return Refusal(f"one double-piece action ({last}) alone is not a turn; a second "
+                       f"double-piece action must follow ({len(self.legal_moves(pos))} are "
+                       f"possible)", "S4", also=["SM-R9"])
+
+    def state_sentences(self, pos):
+        """The double-kings in hand (field 7) and the double turn under way (field 8)."""
+        hand = [side_name(c) for c in (WHITE, BLACK) if colored("K", c) in pos.state.hand]
+        out = ["Double-kings in hand: " + (", ".join(hand) or "none") +
+               f"   (field 7: {self.format_state(pos)[0]})"]
+        if pos.state.first is not None:
+            out.append(f"Double turn under way: first action {self.action_text(pos.state.first)} "
+                       f"(field 8); one more double-piece action finishes it.")
+        else:
+            out.append("At a turn boundary (field 8: -).")
+        return out

@@ -71,7 +71,7 @@ class DropsOneTurn:
         def count(pos, depth):
             return 1 if depth == 0 else sum(count(after, depth - 1) for _, after in steps(pos))
 
-        pos, _ = api.replay(rules, request.get("fen"), request.get("moves"))
+        pos = api.replay(rules, request.get("fen"), request.get("moves")).final
         if not request.get("divide"):
             return {"nodes": count(pos, request["depth"])}
         table = {text: count(after, request["depth"] - 1) for text, after in steps(pos)}
@@ -88,3 +88,31 @@ class DeclinesPerft:
         if request["op"] == "perft":
             raise EngineError("unsupported", "this engine cannot count perft")
         return api.handle(request)
+
+
+class Endless:
+    """Claims chess perft and never finishes one: it counts forever, and its own
+    ``except Exception`` (a common sight in engines) must not keep the harness waiting."""
+
+    def hello(self):
+        return {"name": "endless", "variants": ["chess"], "ops": ["moves", "perft"]}
+
+    def handle(self, request):
+        if request["op"] != "perft":
+            return api.handle(request)
+        nodes = 0
+        while True:
+            try:
+                nodes += 1
+            except Exception:
+                pass
+
+
+class OverBudget:
+    """Refuses every request with ``budget-exceeded``, as a server with a time budget does."""
+
+    def hello(self):
+        return {"name": "over-budget", "variants": ["chess"], "ops": ["moves"]}
+
+    def handle(self, request):
+        raise EngineError("budget-exceeded", "this request ran for my whole budget of 1 s")

@@ -9,7 +9,7 @@ def answer(request, opts):
     reply = toy.oracle_answer(request)
     if request["op"] == "moves" and reply["ok"] and request["variant"] == "chess":
         rules = variants.get("chess")
-        pos, _ = toy.api.replay(rules, request.get("fen"), request.get("moves"))
+        pos = toy.api.replay(rules, request.get("fen"), request.get("moves")).final
         legal = set(reply["moves"])
         for m in rules.pseudo_moves(pos):
             text = rules.move_text(pos, m)

@@ -8,8 +8,10 @@ python-chess; the MODE decides how it goes wrong:
   crash      exits at once on any ``go perft`` of depth 3 or more
   hang       never answers a ``go perft`` of depth 3 or more
   garbage    answers a ``go perft`` of depth 3 or more with a line that is not a count
+  mute       closes its stdout on any ``go perft`` of depth 3 or more, and stays alive
 """
 
+import os
 import sys
 import time
 
@@ -38,6 +40,10 @@ def go_perft(board, depth):
         print("fake_uci: crashing on purpose", file=sys.stderr, flush=True)
         sys.exit(3)
     if depth >= 3 and MODE == "hang":
+        time.sleep(3600)
+    if depth >= 3 and MODE == "mute":
+        sys.stdout.flush()
+        os.close(1)
         time.sleep(3600)
     if depth >= 3 and MODE == "garbage":
         print("Nodes searched: lots")

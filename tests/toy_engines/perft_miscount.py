@@ -28,7 +28,7 @@ def answer(request, opts):
     if request["variant"] != "chess" or request["op"] not in ("moves", "perft"):
         return toy.oracle_answer(request)
     rules = variants.get("chess")
-    pos, _ = toy.api.replay(rules, request.get("fen"), request.get("moves"))
+    pos = toy.api.replay(rules, request.get("fen"), request.get("moves")).final
     if request["op"] == "moves":
         return {"ok": True, "moves": [rules.move_text(pos, m) for m in legal(rules, pos)]}
     depth = request["depth"]

@@ -11,6 +11,7 @@ harness, run as ``python3 tests/toy_engines/<name>.py``. Flags shared by all:
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -38,6 +39,7 @@ def options(argv=None):
     parser.add_argument("--protocol")
     parser.add_argument("--no-divide", action="store_true")
     parser.add_argument("--huge", action="store_true")
+    parser.add_argument("--perft-seconds", type=float, default=0.0)
     return parser.parse_args(argv)
 
 
@@ -67,6 +69,36 @@ def serve(answer=None, before=None, argv=None):
 
 def triggered(request) -> bool:
     return request.get("fen") == TRIGGER_FEN
+
+
+def linger(new_session: bool = False, orphan: bool = False, hold_stderr: bool = False) -> None:
+    """Start a process that sleeps for an hour, to see whether the harness ends it.
+
+    ``new_session``: it calls setsid(), leaving the engine's process group; ``orphan``: its
+    parent exits at once (a double fork, as daemons do), so it is re-parented; ``hold_stderr``:
+    it keeps the engine's stderr open (stdin and stdout it always lets go). Its command line
+    carries $TOY_TAG (for pgrep) and its pid is appended to the file $TOY_PIDS.
+    """
+    tag = os.environ.get("TOY_TAG", "doublecheck-toy-linger")
+    child = os.fork()
+    if child:
+        if orphan:
+            os.waitpid(child, 0)
+        return
+    try:
+        if new_session:
+            os.setsid()
+        if orphan and os.fork():
+            os._exit(0)
+        if os.environ.get("TOY_PIDS"):
+            with open(os.environ["TOY_PIDS"], "a") as f:
+                f.write(f"{os.getpid()}\n")
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1) if hold_stderr else (0, 1, 2):
+            os.dup2(devnull, fd)
+        os.execv(sys.executable, [sys.executable, "-c", "import time; time.sleep(3600)", tag])
+    finally:
+        os._exit(1)
 
 
 if __name__ == "__main__":

@@ -18,16 +18,11 @@ from typing import NamedTuple
 
 import chess
 
-OPS = ("moves", "turns", "play", "status", "perft", "fen")
-
-
-class Refused(Exception):
-    """A request the rules refuse. The harness reports ``code`` (stable) and ``message``."""
-
-    def __init__(self, code: str, message: str):
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+# The protocol's vocabulary (operations, variant ids, error codes, the exception that
+# refuses a request) comes from the adapter interface; the rules below are this file's own.
+from doublecheck.adapter import (ILLEGAL_MOVE, INVALID_FEN, INVALID_MOVE_TEXT, INVALID_REQUEST, OPS,
+                                 UNKNOWN_VARIANT, UNSUPPORTED, EngineError, perft_request)
+from doublecheck.adapter import VARIANTS as ALL_VARIANTS
 
 
 class Position(NamedTuple):
@@ -99,8 +94,8 @@ INVALID = {
 }
 
 
-def invalid_fen(message: str) -> Refused:
-    return Refused("invalid-fen", message)
+def invalid_fen(message: str) -> EngineError:
+    return EngineError(INVALID_FEN, message)
 
 
 def read_board(fields: list[str]) -> chess.Board:
@@ -150,21 +145,21 @@ def read_move(board: chess.Board, text: str) -> chess.Move:
     """The chess move that coordinate text or SAN names; python-chess reads the SAN."""
     if COORDINATES.fullmatch(text):
         if text[:2] == text[2:4]:
-            raise Refused("illegal-move", f"{text!r} goes nowhere")
+            raise EngineError(ILLEGAL_MOVE, f"{text!r} goes nowhere")
         return chess.Move.from_uci(text.lower())
     san = text.rstrip("+#!?").replace("0", "O")
     if not SAN.fullmatch(san):
-        raise Refused("invalid-move-text", f"{text!r} is neither coordinates (e2e4) nor SAN (Nf3)")
+        raise EngineError(INVALID_MOVE_TEXT, f"{text!r} is neither coordinates (e2e4) nor SAN (Nf3)")
     try:
         return board.parse_san(san)
     except ValueError as e:   # no legal move, or more than one, fits the SAN
-        raise Refused("illegal-move", f"{text!r}: {e}") from None
+        raise EngineError(ILLEGAL_MOVE, f"{text!r}: {e}") from None
 
 
 def tokens(moves) -> list[str]:
     """The move tokens of a request, a whole turn ``a,b`` split into ``a,`` and ``b``."""
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise Refused("invalid-request", "'moves' must be a list of move strings")
+        raise EngineError(INVALID_REQUEST, "'moves' must be a list of move strings")
     out = []
     for item in moves:
         parts = item.split(",")
@@ -173,7 +168,7 @@ def tokens(moves) -> list[str]:
             if part.strip():
                 out.append(part.strip() + ("" if last else ","))
             elif not last or len(parts) == 1:
-                raise Refused("invalid-move-text", f"{item!r}: an empty move")
+                raise EngineError(INVALID_MOVE_TEXT, f"{item!r}: an empty move")
     return out
 
 
@@ -322,7 +317,7 @@ class Chess:
         if len(found) > 1:
             found = [s for s in found if s.opens == opens]
         if not found:
-            raise Refused("illegal-move", f"{token!r} is not a legal move here")
+            raise EngineError(ILLEGAL_MOVE, f"{token!r} is not a legal move here")
         return found[0]
 
 
@@ -553,14 +548,14 @@ class Marseillais(Chess):
         for board in boards:
             try:
                 step = Step(read_move(board, token.rstrip(",").strip()))
-            except Refused as e:
+            except EngineError as e:
                 error = error or e
                 continue
             if step in self.steps(pos):
                 if token.endswith(",") and not self.goes_on(self.play(pos, step)):
-                    raise Refused("illegal-move", f"{token!r}: that move ends the turn (M8)")
+                    raise EngineError(ILLEGAL_MOVE, f"{token!r}: that move ends the turn (M8)")
                 return step
-        raise error or Refused("illegal-move", f"{token!r} is not a legal move here")
+        raise error or EngineError(ILLEGAL_MOVE, f"{token!r} is not a legal move here")
 
 
 class MarseillaisClassic(Marseillais):
@@ -597,7 +592,6 @@ def live(board: chess.Board, target: int) -> bool:
 
 VARIANTS = {rules.name: rules for rules in (Chess(), DoubleMove(), DoubleMoveAnul(), Marseillais(),
                                             MarseillaisClassic())}
-NOT_HERE = ("double-chess", "symmetric-monster")
 
 
 # --- the adapter interface (docs/adapter-guide.md) -----------------------------
@@ -608,15 +602,15 @@ class PythonChessAdapter:
 
     def handle(self, request: dict) -> dict:
         if not isinstance(request, dict):
-            raise Refused("invalid-request", "a request is a JSON object")
+            raise EngineError(INVALID_REQUEST, "a request is a JSON object")
         op = request.get("op")
         if op not in OPS:
-            raise Refused("invalid-request", f"unknown op {op!r}")
+            raise EngineError(INVALID_REQUEST, f"unknown op {op!r}")
         variant = request.get("variant", "chess")
         rules = VARIANTS.get(variant)
         if rules is None:
-            code = "unsupported" if variant in NOT_HERE else "unknown-variant"
-            raise Refused(code, f"variant {variant!r}: this adapter plays {', '.join(VARIANTS)}")
+            code = UNSUPPORTED if variant in ALL_VARIANTS else UNKNOWN_VARIANT
+            raise EngineError(code, f"variant {variant!r}: this adapter plays {', '.join(VARIANTS)}")
         fen = request.get("fen")
         pos = rules.parse_fen(rules.start_fen if fen is None else fen)
         history = []
@@ -625,8 +619,8 @@ class PythonChessAdapter:
                 history.append(rules.identity(pos))
             pos = rules.play(pos, rules.parse_step(pos, token))
             if token.endswith(",") and not rules.goes_on(pos):
-                raise Refused("illegal-move", f"{token!r}: the comma says the turn goes on, "
-                                              f"but that move ends it")
+                raise EngineError(ILLEGAL_MOVE, f"{token!r}: the comma says the turn goes on, "
+                                                 f"but that move ends it")
         if op == "moves":
             return {"moves": [s.text() for s in rules.steps(pos)]}
         if op == "turns":
@@ -637,13 +631,8 @@ class PythonChessAdapter:
             return {"status": rules.status(pos, history)}
         if op == "fen":
             return {"fen": rules.fen(pos)}
-        depth = request.get("depth")
-        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
-            raise Refused("invalid-request", f"'depth' must be a whole number >= 0, not {depth!r}")
-        if request.get("divide"):
-            if depth < 1:
-                raise Refused("invalid-request", "divide needs depth >= 1")
-            table = rules.divide(pos, depth, bool(request.get("turns")))
+        depth, by_first_step, turns = perft_request(request)
+        if by_first_step:
+            table = rules.divide(pos, depth, turns)
             return {"nodes": sum(table.values()), "divide": table}
-        count = rules.perft_turns if request.get("turns") else rules.perft
-        return {"nodes": count(pos, depth)}
+        return {"nodes": (rules.perft_turns if turns else rules.perft)(pos, depth)}

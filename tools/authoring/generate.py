@@ -14,17 +14,22 @@ deterministic (seeded randomness only) and build its dicts with keys in a fixed
 order: the text written is ``json.dumps(data, indent=2)`` plus a newline, with
 nothing re-sorted. Every generated file carries ``"generated": true``; a file
 without it is curated and is never overwritten.
+
+With the package's own case tree, the same run keeps the derived text in step
+(``doublecheck.authoring.derived``): the variant and operation lists of the
+schemas and the rule tables of docs/<variant>.md.
 """
 
-import functools
 import importlib
 import json
 import pkgutil
 import sys
 from pathlib import Path
 
-from doublecheck.authoring import generators
-from doublecheck.casefiles import CASES_DIR
+from doublecheck.authoring import derived, generators
+from doublecheck.casefiles import CASES_DIR, UnreadableFile, check_cases_dir, read_data_text
+from doublecheck.limits import loads
+from doublecheck.progress import Progress
 
 
 def discover(variant=None) -> list:
@@ -38,40 +43,84 @@ def render(data: dict) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-@functools.lru_cache(maxsize=None)
-def produce(variant=None) -> tuple[tuple[str, str], ...]:
+_produced: dict[str, tuple[tuple[str, str], ...]] = {}  # generator module name -> its files
+
+
+def produce(variant=None, progress: Progress | None = None) -> tuple[tuple[str, str], ...]:
     """(path relative to the cases directory, text) of every generated file.
 
-    Generators are deterministic, so one run per process is enough.
+    Generators are deterministic, so one run of each per process is enough.
+    ``progress`` hears of each generator as it starts and finishes.
     """
-    return tuple((rel, render(data)) for module in discover(variant) for rel, data in module.files())
+    out = []
+    for module in discover(variant):
+        if module.__name__ not in _produced:
+            label = f"the {module.VARIANT} generator"
+            if progress:
+                progress.start(label)
+            _produced[module.__name__] = tuple((rel, render(data)) for rel, data in module.files())
+            if progress:
+                progress.finish(label)
+        out += _produced[module.__name__]
+    return tuple(out)
+
+
+def _committed(path: Path):
+    """(text, None) for a readable file, or (None, what is wrong with it)."""
+    try:
+        return read_data_text(path), None
+    except UnreadableFile as e:
+        return None, str(e)
+
+
+def _generated_data(path: Path):
+    """The file's JSON when it is marked ``"generated": true``; None otherwise
+    (curated, or not readable as JSON: never overwritten)."""
+    text, _ = _committed(path)
+    try:
+        data = loads(text) if text is not None else None
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) and data.get("generated") is True else None
 
 
 def _is_generated(path: Path) -> bool:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("generated") is True
+    return _generated_data(path) is not None
 
 
 def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
-                     out=None, err=None) -> int:
-    """Write (or with ``check``, compare) every generated file; returns the exit code."""
+                     out=None, err=None, quiet=False) -> int:
+    """Write (or with ``check``, compare) every generated file; returns the exit code.
+    Progress goes to ``err`` unless ``quiet``."""
     out, err = out or sys.stdout, err or sys.stderr
-    cases_dir = Path(cases_dir)
-    if not discover(variant):
+    cases_dir = check_cases_dir(cases_dir, need_cases=False) if check else Path(cases_dir)
+    chosen = discover(variant)
+    if not chosen:
         print(f"error: no generator for variant '{variant}'", file=err)
         return 2
-    texts = {cases_dir / rel: text for rel, text in produce(variant)}
+    with Progress("doublecheck generate", len(chosen), "generators", None, stream=err,
+                  quiet=quiet) as progress:
+        texts = {cases_dir / rel: text for rel, text in produce(variant, progress)}
+    try:
+        kept = derived.expected_texts() if cases_dir.resolve() == CASES_DIR.resolve() else {}
+    except derived.DerivedError as e:
+        print(f"error: {e}", file=err)
+        return 2
 
     if check:
-        stale = [f"missing: {p}" for p, t in texts.items() if not p.exists()]
-        stale += [f"differs: {p}" for p, t in texts.items()
-                  if p.exists() and p.read_text(encoding="utf-8") != t]
+        stale = []
+        for p, t in {**texts, **kept}.items():
+            if not p.exists():
+                stale.append(f"missing: {p}")
+                continue
+            committed, trouble = _committed(p)
+            if trouble:
+                stale.append(f"differs: {p} ({trouble})")
+            elif committed != t:
+                stale.append(f"differs: {p}")
         for path in sorted(cases_dir.glob("*/*.json")):
-            if path not in texts and _is_generated(path) and (
-                    variant is None or json.loads(path.read_text(encoding="utf-8")).get("variant") == variant):
+            data = None if path in texts else _generated_data(path)
+            if data is not None and (variant is None or data.get("variant") == variant):
                 stale.append(f"not produced by any generator: {path}")
         for line in stale:
             print(line, file=out)
@@ -83,14 +132,22 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
 
     curated = [p for p in texts if p.exists() and not _is_generated(p)]
     for path in curated:
-        print(f"error: refusing to overwrite {path}: it is not marked \"generated\": true", file=err)
+        _, trouble = _committed(path)
+        why = f"it cannot be read: {trouble}" if trouble else "it is not marked \"generated\": true"
+        print(f"error: refusing to overwrite {path}: {why}", file=err)
     if curated:
         return 2
+    _write({**texts, **kept}, out)
+    if any(p.read_text(encoding="utf-8") != t for p, t in derived.expected_texts(fresh=True).items()):
+        _write(derived.expected_texts(), out)  # a catalogue read against the schemas just written
+    return 0
+
+
+def _write(texts: dict, out) -> None:
     for path, text in texts.items():
-        if path.exists() and path.read_text(encoding="utf-8") == text:
+        if path.exists() and _committed(path)[0] == text:
             print(f"unchanged: {path}", file=out)
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         print(f"wrote: {path}", file=out)
-    return 0

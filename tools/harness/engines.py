@@ -5,14 +5,19 @@ The harness talks to every implementation through an ``Engine``:
 - ``hello()`` returns the claims: ``name``, ``variants``, ``ops`` (and
   ``protocol`` for a subprocess); raises ``HelloError`` when the engine cannot
   be used at all;
-- ``request(req)`` answers one request: ``{"ok": True, **result}`` or
-  ``{"ok": False, "error": {"code": ..., "message": ...}}``; raises
-  ``EngineFailure`` when there is no usable answer (crash, timeout, garbage);
+- ``request(req, timeout=None)`` answers one request: ``{"ok": True, **result}``
+  or ``{"ok": False, "error": {"code": ..., "message": ...}}``; raises
+  ``EngineFailure`` when there is no usable answer (crash, timeout, garbage).
+  ``timeout`` is this request's limit in seconds (None: the engine's own);
 - ``close()`` releases what the engine holds.
 
-Three kinds exist: ``OracleEngine`` (the built-in reference, in-process),
-``AdapterEngine`` (a Python class of the engine author's, in-process) and
-``SubprocessEngine`` (a program speaking the JSON-lines protocol).
+The classes: ``OracleEngine`` (the built-in reference, in-process),
+``AdapterEngine`` (a Python class of the engine author's, in-process),
+``SubprocessEngine`` (a program speaking the JSON-lines protocol) and
+``uci.UciEngine`` (a UCI chess engine). Every one keeps to the request's time
+limit: the processes through ``process.LineProcess``, the in-process ones
+through ``deadline.time_limit``. ``ENGINE_KINDS`` at the end is the one table
+of what the command line can name and how each kind is made.
 
 An adapter class is the small interface documented in docs/protocol.md::
 
@@ -33,16 +38,20 @@ import os
 import shlex
 import sys
 import traceback
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Protocol
 
 from doublecheck.adapter import EngineError
+from doublecheck.harness.deadline import TimeLimitExceeded, time_limit
+from doublecheck.harness.process import split_command
+from doublecheck.harness.protocol import (BUDGET_EXCEEDED, OPS, Client, EngineFailure, HelloError,
+                                          clip)
 from doublecheck.oracle import api
-from doublecheck.harness.protocol import OPS, Client, EngineFailure, HelloError
 
 __all__ = ["Engine", "EngineError", "EngineFailure", "HelloError", "OracleAdapter",
            "OracleEngine", "AdapterEngine", "SubprocessEngine", "error", "load_adapter",
-           "EngineSpec"]
+           "EngineSpec", "EngineKind", "ENGINE_KINDS", "engine_spec", "split_command"]
 
 
 class Engine(Protocol):
@@ -51,8 +60,11 @@ class Engine(Protocol):
     def hello(self) -> dict:
         """Name, variants and operations the engine claims to support."""
 
-    def request(self, req: dict) -> dict:
-        """Answer one request: {"ok": True, ...} or {"ok": False, "error": {...}}."""
+    def request(self, req: dict, timeout: float | None = None) -> dict:
+        """Answer one request: {"ok": True, ...} or {"ok": False, "error": {...}}.
+
+        ``timeout``: this request's limit in seconds; None: the engine's own limit (which
+        may be None, no limit); 0: no limit. Past it, EngineFailure("timeout", ...)."""
 
     def close(self) -> None:
         """Release whatever the engine holds (a process, a file)."""
@@ -91,13 +103,23 @@ def check_claims(claims, who: str) -> dict:
     return claims
 
 
+def over_budget(message: str) -> EngineFailure:
+    """An engine's ``budget-exceeded`` answer: it stopped the request at its own time limit,
+    which the harness reports like its own timeout."""
+    return EngineFailure("timeout", f"the engine stopped the request at its own time limit "
+                                    f"({BUDGET_EXCEEDED}: {clip(message, 200)})")
+
+
 class AdapterEngine:
     """An in-process Python adapter (see the module docstring)."""
 
-    def __init__(self, adapter, label: str | None = None):
+    def __init__(self, adapter, label: str | None = None, timeout: float | None = None):
+        """``timeout``: seconds allowed for each request unless ``request`` says otherwise
+        (None or 0: no limit); the request is stopped inside ``handle`` (deadline.time_limit)."""
         self.adapter = adapter
         self.label = label or type(adapter).__name__
         self.name = self.label
+        self.timeout = timeout or None
 
     def hello(self) -> dict:
         try:
@@ -108,11 +130,18 @@ class AdapterEngine:
         self.name = claims["name"]
         return claims
 
-    def request(self, req: dict) -> dict:
+    def request(self, req: dict, timeout: float | None = None) -> dict:
+        limit = self.timeout if timeout is None else timeout
         try:
-            result = self.adapter.handle(dict(req))
+            with time_limit(limit):
+                result = self.adapter.handle(dict(req))
+        except TimeLimitExceeded as e:
+            raise EngineFailure("timeout", f"no answer within {e.seconds:g} s; "
+                                           "the request was stopped") from None
         except Exception as e:
             code = getattr(e, "code", None)
+            if code == BUDGET_EXCEEDED:
+                raise over_budget(str(getattr(e, "message", e))) from None
             if isinstance(code, str) and code:
                 return error(code, str(getattr(e, "message", e)))
             where = traceback.extract_tb(e.__traceback__)[-1]
@@ -132,8 +161,8 @@ class AdapterEngine:
 class OracleEngine(AdapterEngine):
     """The built-in reference implementation, called in-process."""
 
-    def __init__(self):
-        super().__init__(OracleAdapter(), "oracle")
+    def __init__(self, timeout: float | None = None):
+        super().__init__(OracleAdapter(), "oracle", timeout)
         self.name = "oracle"
 
     def hello(self) -> dict:
@@ -147,9 +176,7 @@ class SubprocessEngine:
 
     def __init__(self, command: str | list[str], timeout: float | None = 10.0, max_line=None,
                  env: dict | None = None):
-        argv = shlex.split(command) if isinstance(command, str) else list(command)
-        if not argv:
-            raise HelloError("the engine command is empty")
+        argv = split_command(command)
         self.command = " ".join(shlex.quote(a) for a in argv)
         kwargs = {"max_line": max_line} if max_line else {}
         self.client = Client(argv, timeout=timeout, env=env, **kwargs)
@@ -162,9 +189,12 @@ class SubprocessEngine:
         self.name = claims["name"]
         return claims
 
-    def request(self, req: dict) -> dict:
-        answer = self.client.call(req)
+    def request(self, req: dict, timeout: float | None = None) -> dict:
+        answer = self.client.call(req, timeout)
         answer.pop("id", None)
+        if answer["ok"] is False and isinstance(answer.get("error"), dict) \
+                and answer["error"].get("code") == BUDGET_EXCEEDED:
+            raise over_budget(str(answer["error"].get("message")))
         return answer
 
     @property
@@ -194,73 +224,97 @@ def load_adapter(spec: str):
     return obj
 
 
+# --- the kinds of engine ----------------------------------------------------
+
+@dataclass(frozen=True)
+class EngineKind:
+    """One kind of implementation: how the command line names it and how it is made.
+
+    ``make(spec)`` makes one engine (in this process for the oracle and adapters);
+    ``make_process(spec)`` makes one that runs as its own process, for ``--jobs``.
+    """
+
+    name: str
+    syntax: str                       # how the command line names it
+    describe: Callable[[str | None], str]
+    make: Callable[["EngineSpec"], Engine]
+    make_process: Callable[["EngineSpec"], Engine]
+    prefix: str | None = None         # an --engine value starting with this names this kind
+
+
+def _adapter(spec: "EngineSpec") -> AdapterEngine:
+    cls = load_adapter(spec.target)
+    try:
+        return AdapterEngine(cls(), spec.target, spec.timeout)
+    except Exception as e:
+        raise HelloError(f"cannot create the adapter {spec.target}: {type(e).__name__}: {e}") from None
+
+
+def _served(*options: str):
+    """An in-process kind as a process: ``doublecheck serve`` (it imports an adapter from the
+    current directory, as --adapter does here). The harness's own per-request limit applies,
+    so the server's budget is switched off."""
+    def make(spec: "EngineSpec") -> SubprocessEngine:
+        argv = [sys.executable, "-m", "doublecheck", "serve", "--budget", "0"]
+        argv += [o.format(target=spec.target) for o in options]
+        return SubprocessEngine(argv, spec.timeout, spec.max_line)
+    return make
+
+
+def _command(spec: "EngineSpec") -> SubprocessEngine:
+    return SubprocessEngine(spec.target, spec.timeout, spec.max_line)
+
+
+def _uci(spec: "EngineSpec"):
+    from doublecheck.harness.uci import UciEngine
+    return UciEngine(spec.target, spec.timeout)
+
+
+# The one table of engine kinds. An --engine value is the first kind whose prefix it
+# starts with, else a command; --adapter names an adapter; neither, the oracle.
+ENGINE_KINDS = {kind.name: kind for kind in [
+    EngineKind("uci", "--engine uci:PATH", lambda t: f"UCI engine {t!r}", _uci, _uci, prefix="uci:"),
+    EngineKind("command", '--engine "CMD ARGS"', lambda t: f"engine command {t!r}",
+               _command, _command),
+    EngineKind("adapter", "--adapter MODULE:CLASS", lambda t: f"adapter {t}",
+               _adapter, _served("--adapter", "{target}")),
+    EngineKind("oracle", "neither --engine nor --adapter", lambda t: "the built-in oracle",
+               lambda spec: OracleEngine(spec.timeout), _served()),
+]}
+
+
 class EngineSpec:
     """How to make an engine: what ``--engine``/``--adapter`` said, so each job can make its own."""
 
     def __init__(self, command: str | None = None, adapter: str | None = None,
-                 timeout: float | None = 10.0, max_line=None, factory=None, label: str = ""):
-        """``factory``, if given, is a callable making one engine (used for every job), and
-        ``label`` says what it is in the reports; it lets other engine kinds plug in."""
-        if command is not None and not shlex.split(command):
-            raise HelloError("--engine was given an empty command")
-        self.command = command
-        self.adapter = adapter
-        self.timeout = timeout
+                 timeout: float | None = 10.0, max_line=None):
+        """``command``: an --engine value (any kind ENGINE_KINDS names by prefix, else a
+        program's command line); ``adapter``: MODULE:CLASS; neither: the oracle.
+        ``timeout``: seconds per request (None or 0: no limit). A command that cannot be
+        run is reported (HelloError) when the engine is made."""
+        if adapter is not None:
+            self.kind, self.target = ENGINE_KINDS["adapter"], adapter
+        elif command is None:
+            self.kind, self.target = ENGINE_KINDS["oracle"], None
+        else:
+            self.kind = next((k for k in ENGINE_KINDS.values()
+                              if k.prefix and command.startswith(k.prefix)), ENGINE_KINDS["command"])
+            self.target = command[len(self.kind.prefix or ""):]
+        self.timeout = timeout or None
         self.max_line = max_line
-        self.factory = factory
-        self.label = label
 
     def describe(self) -> str:
-        if self.factory is not None:
-            return self.label or "a custom engine"
-        if self.command is not None:
-            return f"engine command {self.command!r}"
-        if self.adapter is not None:
-            return f"adapter {self.adapter}"
-        return "the built-in oracle"
+        return self.kind.describe(self.target)
 
     def make(self) -> Engine:
         """The engine itself (in-process for the oracle and adapters)."""
-        if self.factory is not None:
-            return self.factory()
-        if self.command is not None:
-            return SubprocessEngine(self.command, self.timeout, self.max_line)
-        if self.adapter is not None:
-            cls = load_adapter(self.adapter)
-            try:
-                return AdapterEngine(cls(), self.adapter)
-            except Exception as e:
-                raise HelloError(f"cannot create the adapter {self.adapter}: "
-                                 f"{type(e).__name__}: {e}") from None
-        return OracleEngine()
+        return self.kind.make(self)
 
-    def make_process(self) -> SubprocessEngine:
-        """The engine as a subprocess: an in-process engine is run by ``doublecheck serve``."""
-        if self.factory is not None:
-            return self.factory()
-        if self.command is not None:
-            return SubprocessEngine(self.command, self.timeout, self.max_line)
-        # The server imports the adapter from the current directory, as --adapter does here.
-        argv = [sys.executable, "-m", "doublecheck", "serve"]
-        if self.adapter is not None:
-            argv += ["--adapter", self.adapter]
-        return SubprocessEngine(argv, self.timeout, self.max_line)
-
-
-# The kinds of engine ``--engine`` names, by prefix: each maps the text after
-# the prefix (and the timeout) to an EngineSpec.  A command without a known
-# prefix is a program speaking the JSON-lines protocol.
-def _uci_spec(path: str, timeout):
-    from doublecheck.harness.uci import UciEngine
-    return EngineSpec(factory=lambda: UciEngine(path, timeout), label=f"UCI engine {path!r}")
-
-
-ENGINE_KINDS = {"uci:": _uci_spec}
+    def make_process(self) -> Engine:
+        """The engine as a process of its own (the oracle and adapters: ``doublecheck serve``)."""
+        return self.kind.make_process(self)
 
 
 def engine_spec(engine: str | None = None, adapter: str | None = None, timeout=10.0) -> EngineSpec:
     """What ``--engine`` / ``--adapter`` ask for (neither: the built-in oracle)."""
-    for prefix, make in ENGINE_KINDS.items():
-        if engine is not None and engine.startswith(prefix):
-            return make(engine[len(prefix):], timeout)
-    return EngineSpec(command=engine, adapter=adapter, timeout=timeout)
+    return EngineSpec(engine, adapter, timeout)

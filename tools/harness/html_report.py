@@ -1,28 +1,29 @@
 """One self-contained HTML page for a run: every failing case with its board.
 
-Each failing case shows the position its request asks about, drawn as SVG,
-with the moves (or turns) the case expects but the answer lacks as green
-arrows and the moves the answer gives but the case does not expect as red
-dashed arrows (a turn's halves are numbered), followed by the diff text.
-The page needs no network and no files beside it; a few lines of script let
-the reader filter cases by id.
+Each failing case shows a position drawn as SVG, with the moves (or turns)
+the case expects but the answer lacks as green arrows and the moves the
+answer gives but the case does not expect as red dashed arrows (a turn's
+halves are numbered), followed by the request, expectation, answer and diff.
+The position is the one the request asks about, or, for a perft count that a
+drill-down followed, the position where the engine's move list parts from
+the oracle's. The page needs no network and no files beside it; a few lines
+of script let the reader filter cases by id.
 
-``write_html_report`` takes the results of ``doublecheck.harness.runner`` (objects with
-``case``, ``outcome``, ``lines`` and, when the runner keeps it, ``answer``),
-a ``Run`` holding them, or plain dicts with the same keys; missing fields are
-tolerated.  When the answer itself is not available, the missing and extra
-moves are read back from the diff lines.
+``write_html_report`` takes the results of ``doublecheck.harness.runner``
+(objects with ``case``, ``outcome``, ``lines``, ``answer`` and ``diff``), a
+``Run`` holding them, or plain dicts with the same keys (the cases of a JSON
+report are such dicts); missing fields are tolerated. The arrows come from
+the structured difference (``diff``), never from the text.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import re
-import tempfile
 from collections import Counter
 from html import escape
+from typing import NamedTuple
 
+from doublecheck.harness.report import write_file
 from doublecheck.oracle import api, variants
 from doublecheck.lookups.svg import position_svg, raw_arrows
 
@@ -30,8 +31,6 @@ MISSING_COLOUR = "#1a8f3c"   # expected, not produced
 EXTRA_COLOUR = "#d0312d"     # produced, not expected
 ARROW_LIMIT = 24             # arrows of each kind drawn per case
 FAILING = ("failed", "error", "xpassed")
-TOKEN = re.compile(r"(?<![\w@*])(?:[a-p]\d[a-p]\d[qrbn]?|[KQRBNP]@[a-p]\d)"
-                   r"(?:,(?:[a-p]\d[a-p]\d[qrbn]?|[KQRBNP]@[a-p]\d))*,?")
 
 
 def _get(obj, name, default=None):
@@ -56,45 +55,55 @@ def case_view(result) -> dict:
     view["request"] = request
     view["expect"] = view["expect"] or {}
     view["outcome"] = _get(result, "outcome", "?")
-    lines = _get(result, "lines")
-    if lines is None:
-        lines = _get(result, "diff", [])
+    lines, diff = _get(result, "lines"), _get(result, "diff")
+    if lines is None and isinstance(diff, list):  # an older caller's diff lines
+        lines = diff
     view["lines"] = [str(x) for x in (lines or [])]
     view["answer"] = _get(result, "answer")
+    view["diff"] = diff if isinstance(diff, dict) else None
     view["reason"] = _get(result, "reason")
     view["id"] = view["id"] or "(no id)"
     return view
 
 
-def differences(view) -> tuple[list[str], list[str]]:
-    """(missing, extra) move or turn tokens of a failing case."""
-    expect, answer = view["expect"], view["answer"]
-    if isinstance(answer, dict):
-        for key in ("moves", "turns"):
-            if isinstance(expect.get(key), list) and isinstance(answer.get(key), list):
-                want, got = set(expect[key]), set(answer[key])
-                return sorted(want - got), sorted(got - want)
-        if isinstance(expect.get("divide"), dict) and isinstance(answer.get("divide"), dict):
-            want, got = set(expect["divide"]), set(answer["divide"])
-            return sorted(want - got), sorted(got - want)
-    missing, extra = [], []
-    for line in view["lines"]:
-        text = line.strip()
-        for prefix, into in (("missing (expected, not produced):", missing),
-                             ("extra (produced, not expected):", extra)):
-            if text.startswith(prefix):
-                body = re.sub(r"\([^)]*\)", " ", text[len(prefix):])
-                into.extend(TOKEN.findall(body))
-    return missing, extra
+class Difference(NamedTuple):
+    """What the board of a failing case shows."""
+
+    position: dict      # the position the arrows belong to: {"fen", "moves"} as in a request
+    missing: list       # tokens expected there, not produced
+    extra: list         # tokens produced there, not expected
+    caption: str = ""   # where the position comes from, when it is not the request's
 
 
-def board_for(view, missing, extra):
-    """(svg text or None, note) for the case's position with the difference arrows."""
-    variant = view["variant"]
+def differences(view) -> Difference:
+    """The missing and extra move or turn tokens of a failing case, from its structured
+    difference, and the position they belong to."""
     request = view["request"]
+    here = {k: request[k] for k in ("fen", "moves") if k in request}
+    diff = view["diff"] or {}
+    drill = diff.get("drill_down") or {}
+    if drill.get("end") == "lists-differ":
+        line = drill["line"]
+        after = f" after {' '.join(line)} ({drill.get('line_san', '')})" if line else ""
+        caption = (f"the position the perft drill-down reached{after}, where the engine's "
+                   f"{drill['unit']} differ from the oracle's")
+        return Difference({**here, "moves": list(request.get("moves") or []) + line},
+                          drill["missing"], drill["extra"], caption)
+    for field in diff.get("fields", {}).values():
+        if field["kind"] == "set":
+            return Difference(here, field["missing"], field["extra"])
+        if field["kind"] == "divide":
+            return Difference(here, list(field["missing"]), list(field["extra"]))
+    return Difference(here, [], [])
+
+
+def board_for(view, found: Difference):
+    """(svg text or None, note) for the difference's position with its arrows."""
+    variant = view["variant"]
+    missing, extra = found.missing, found.extra
     try:
         rules = variants.get(variant)
-        pos, _ = api.replay(rules, request.get("fen"), request.get("moves"))
+        pos = api.replay(rules, found.position.get("fen"), found.position.get("moves")).final
     except Exception as e:  # an invalid FEN is often exactly what the case is about
         message = getattr(e, "message", str(e))
         return None, f"no board: the oracle cannot set up this position ({message})"
@@ -153,6 +162,8 @@ SCRIPT = """
 
 
 def _results_of(results):
+    if isinstance(results, dict) and isinstance(results.get("cases"), list):
+        return results["cases"]  # a JSON report
     inner = _get(results, "results")
     return list(inner) if inner is not None and not isinstance(results, list) else list(results)
 
@@ -160,6 +171,8 @@ def _results_of(results):
 def html_report(results, title: str = "doublecheck report", engine: str | None = None) -> str:
     """The report page as text."""
     engine = engine or _get(results, "engine")
+    if isinstance(engine, dict):  # a JSON report's engine
+        engine = engine.get("name")
     items = [case_view(r) for r in _results_of(results)]
     counts = Counter(v["outcome"] for v in items)
     failing = [v for v in items if v["outcome"] in FAILING]
@@ -201,11 +214,14 @@ def html_report(results, title: str = "doublecheck report", engine: str | None =
 
 
 def case_section(v) -> str:
-    missing, extra = differences(v)
+    found = differences(v)
+    missing, extra = found.missing, found.extra
     try:
-        svg, note = board_for(v, missing, extra)
+        svg, note = board_for(v, found)
     except Exception as e:  # a picture must never cost the report
         svg, note = None, f"no board: {type(e).__name__}: {e}"
+    if found.caption:
+        note = "; ".join(n for n in (f"board: {found.caption}", note) if n)
     request = {k: val for k, val in v["request"].items() if k != "variant"}
     parts = [f'<section class="case {escape(v["outcome"])}" data-id="{escape(v["id"])}">',
              f'<h2>{escape(v["outcome"].upper())} {escape(v["id"])}</h2>']
@@ -245,20 +261,7 @@ def _short_json(value, limit=4000) -> str:
 
 def write_html_report(results, path, title: str = "doublecheck report") -> None:
     """Write the page to ``path`` (atomically: a half-written file never replaces a good one)."""
-    text = html_report(results, title)
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".report-", suffix=".html")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_file(path, html_report(results, title))
 
 
 __all__ = ["write_html_report", "html_report", "differences", "case_view"]

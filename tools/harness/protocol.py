@@ -5,12 +5,13 @@ the harness writes one request object per line to the engine's stdin and
 reads one response object per line from its stdout. Every request has an
 ``id`` and an ``op``; every response echoes the ``id`` and says ``ok``.
 
-``Client`` owns one long-lived engine process. It never blocks for longer
-than its timeout, and it turns every way an engine can misbehave into an
+``Client`` owns one long-lived engine process (a ``process.LineProcess``).
+It never waits longer than the request's limit, whatever the engine does with
+its pipes, and it turns every way an engine can misbehave into an
 ``EngineFailure`` with a kind the report can show:
 
 - ``crash``: the process exited, or closed its stdout;
-- ``timeout``: no complete answer within the timeout (the process is killed);
+- ``timeout``: no complete answer within the limit (the process is killed);
 - ``protocol-error``: the answer is not one JSON object, is longer than the
   line limit, or carries another request's id.
 
@@ -22,49 +23,23 @@ request starts a fresh one and says hello again.
 from __future__ import annotations
 
 import json
-import os
-import selectors
-import signal
-import subprocess
-import time
-from collections import deque
 from functools import lru_cache
+from itertools import islice
 
 from jsonschema import Draft202012Validator
 
 from doublecheck.casefiles import schema as packaged_schema
+from doublecheck.harness.deadline import Deadline
+from doublecheck.harness.process import (MAX_LINE, EngineFailure, HelloError, LineProcess, clip,
+                                         size)
 from doublecheck.oracle.api import OPS
 
+__all__ = ["VERSIONS", "MAX_LINE", "HELLO_TIMEOUT", "BUDGET_EXCEEDED", "EngineFailure", "HelloError", "Client",
+           "problems", "response_problems", "request_problems", "validator", "clip", "size", "OPS"]
+
 VERSIONS = ("1",)          # the protocol versions this harness speaks, newest first
-MAX_LINE = 16 * 1024 * 1024  # longest answer line read from an engine
 HELLO_TIMEOUT = 10.0       # the first answer may take this long (engine start-up)
-STDERR_KEEP = 16 * 1024    # bytes of the engine's stderr kept for reports
-STDERR_LINES = 12          # lines of it shown with a crash or a timeout
-
-
-class EngineFailure(Exception):
-    """The engine gave no usable answer. ``kind``: crash, timeout, protocol-error, internal-error.
-
-    ``restarted`` says that the process was dropped and the next request starts a new one.
-    """
-
-    def __init__(self, kind: str, message: str, stderr: str = "", restarted: bool = False):
-        super().__init__(f"{kind}: {message}")
-        self.kind = kind
-        self.message = message
-        self.stderr = stderr
-        self.restarted = restarted
-
-    def lines(self) -> list[str]:
-        out = [f"{self.kind}: {self.message}" + ("; it will be restarted" if self.restarted else "")]
-        if self.stderr:
-            out.append("engine stderr (last lines):")
-            out += [f"  | {line}" for line in self.stderr.splitlines()]
-        return out
-
-
-class HelloError(Exception):
-    """The engine cannot be used at all: it does not start, refuses hello or speaks another version."""
+BUDGET_EXCEEDED = "budget-exceeded"  # the error code of a request stopped at the server's budget
 
 
 # --- message checks ---------------------------------------------------------
@@ -84,10 +59,14 @@ def validator(kind: str) -> Draft202012Validator:
 
 
 def problems(kind: str, message) -> list[str]:
-    """What is wrong with ``message`` as a ``kind`` message; empty when it is fine."""
-    errors = sorted(validator(kind).iter_errors(message), key=lambda e: list(map(str, e.path)))
+    """What is wrong with ``message`` as a ``kind`` message; empty when it is fine.
+
+    Only the first few errors are collected: a list of a million wrong items
+    must not make a million error objects."""
+    first = islice(validator(kind).iter_errors(message), 5)
+    errors = sorted(first, key=lambda e: [(isinstance(p, int), p) for p in e.path])
     out = []
-    for e in errors[:5]:
+    for e in errors:
         where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e.path)
         out.append(f"{where}: {clip(e.message, 200)}")
     return out
@@ -174,14 +153,6 @@ def _plain_request(request: dict) -> bool:
             and type(request.get("turns", False)) is bool)
 
 
-def clip(text: str, limit: int = 300) -> str:
-    return text if len(text) <= limit else text[:limit] + f"... ({len(text) - limit} more characters)"
-
-
-def size(n: int) -> str:
-    return f"{n // (1024 * 1024)} MiB" if n >= 1024 * 1024 and n % (1024 * 1024) == 0 else f"{n} bytes"
-
-
 # --- the subprocess client --------------------------------------------------
 
 class Client:
@@ -189,21 +160,20 @@ class Client:
 
     def __init__(self, argv: list[str], timeout: float | None = 10.0, max_line: int = MAX_LINE,
                  env: dict | None = None, versions=VERSIONS):
-        if not argv:
-            raise HelloError("the engine command is empty")
-        self.argv = list(argv)
+        """``timeout``: seconds allowed for each request unless ``call`` says otherwise
+        (None or 0: no limit)."""
+        self.process = LineProcess(argv, env=env, max_line=max_line)
+        self.argv = self.process.argv
         self.timeout = timeout or None
-        self.max_line = max_line
-        self.env = env
         self.versions = list(versions)
-        self.proc = None
         self.hello_answer = None  # the first hello's answer, kept for reports
         self.starts = 0
         self._next_id = 0
-        self._buf = bytearray()
-        self._stderr = deque()
-        self._stderr_size = 0
-        self._sel = None
+
+    @property
+    def proc(self):
+        """The running process (a ``subprocess.Popen``), or None."""
+        return self.process.proc
 
     # The public side: hello(), call(), close().
 
@@ -216,9 +186,11 @@ class Client:
                                        + e.lines()[1:])) from None
         return self.hello_answer
 
-    def call(self, request: dict) -> dict:
-        """Send one request and return its answer (a dict with ``ok``); EngineFailure otherwise."""
-        if self.proc is None:
+    def call(self, request: dict, timeout: float | None = None) -> dict:
+        """Send one request and return its answer (a dict with ``ok``); EngineFailure otherwise.
+
+        ``timeout``: this request's limit in seconds (None: the client's own; 0: none)."""
+        if not self.process.running:
             try:
                 self._start()
             except HelloError as e:
@@ -227,34 +199,22 @@ class Client:
                 e.message = f"while restarting, at hello: {e.message}"
                 e.restarted = False
                 raise
-        if self._buf:
-            stray = clip(bytes(self._buf).decode("utf-8", "replace").strip(), 200)
-            self._discard()
-            raise EngineFailure("protocol-error", "before this request the engine had written "
-                                f"output nobody asked for: {stray!r}", self.stderr_tail(),
-                                restarted=True)
+        stray = self.process.unread()
+        if stray:
+            text = clip(stray.decode("utf-8", "replace").strip(), 200)
+            raise self.process.failure("protocol-error", "before this request the engine had "
+                                       f"written output nobody asked for: {text!r}")
         rid = self._new_id()
-        return self._exchange({**request, "id": rid}, rid, self.timeout)
+        limit = self.timeout if timeout is None else timeout
+        return self._exchange({**request, "id": rid}, rid, Deadline(limit))
 
     def close(self):
-        """Close stdin (a well-behaved engine exits on end of input); kill it if it lingers."""
-        proc = self.proc
-        if proc is None:
-            return
-        try:
-            proc.stdin.close()
-        except OSError:
-            pass
-        try:
-            proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            pass
-        self._discard()
+        """Close stdin (a well-behaved engine exits on end of input); then end it and
+        everything it started."""
+        self.process.close()
 
     def stderr_tail(self) -> str:
-        text = b"".join(self._stderr).decode("utf-8", "replace")
-        lines = [clip(line.rstrip(), 300) for line in text.splitlines() if line.strip()]
-        return "\n".join(lines[-STDERR_LINES:])
+        return self.process.stderr_tail()
 
     # The private side.
 
@@ -263,170 +223,51 @@ class Client:
         return self._next_id
 
     def _start(self):
-        self._discard()
-        try:
-            self.proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                env=self.env, start_new_session=True)
-        except OSError as e:
-            self.proc = None
-            raise HelloError(f"cannot start the engine {' '.join(self.argv)!r}: {e}") from None
+        self.process.start()
         self.starts += 1
-        self._buf = bytearray()
-        self._stderr.clear()
-        self._stderr_size = 0
-        self._sel = selectors.DefaultSelector()
-        self._sel.register(self.proc.stdout, selectors.EVENT_READ, "out")
-        self._sel.register(self.proc.stderr, selectors.EVENT_READ, "err")
         rid = self._new_id()
-        wait = max(self.timeout or 0, HELLO_TIMEOUT) if self.timeout else None
-        answer = self._exchange({"id": rid, "op": "hello", "protocol": self.versions}, rid, wait)
+        wait = max(self.timeout, HELLO_TIMEOUT) if self.timeout else None
+        answer = self._exchange({"id": rid, "op": "hello", "protocol": self.versions}, rid,
+                                Deadline(wait))
         if answer.get("ok") is not True:
             error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
-            self._discard()
+            self.process.kill()
             raise HelloError(f"the engine refused hello: {error.get('code')}: {error.get('message')}"
                              f" (the harness speaks protocol version {', '.join(self.versions)})")
         wrong = problems("hello-response", answer)
         if wrong:
-            self._discard()
+            self.process.kill()
             raise HelloError("the engine's hello answer does not follow the protocol: "
                              + "; ".join(wrong))
         if answer["protocol"] not in self.versions:
-            self._discard()
+            self.process.kill()
             raise HelloError(f"the engine speaks protocol version {answer['protocol']!r}; "
                              f"this harness speaks {', '.join(self.versions)}")
         if self.hello_answer is None:
             self.hello_answer = answer
         elif answer["protocol"] != self.hello_answer["protocol"]:
-            self._discard()
+            self.process.kill()
             raise HelloError(f"after a restart the engine picked protocol {answer['protocol']!r}, "
                              f"not {self.hello_answer['protocol']!r} as before")
 
-    def _exchange(self, request: dict, rid, timeout) -> dict:
-        try:
-            self.proc.stdin.write((json.dumps(request) + "\n").encode("utf-8"))
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError):
-            raise self._crashed("the engine stopped reading its input") from None
-        raw = self._read_line(timeout)
+    def _exchange(self, request: dict, rid, deadline: Deadline) -> dict:
+        self.process.send(json.dumps(request), deadline)
+        raw = self.process.read_line(deadline)
+
+        def shown():
+            return repr(clip(raw.decode("utf-8", "replace"), 200))
         try:
             answer = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as e:
-            self._discard()
-            raise EngineFailure("protocol-error", f"the answer is not a JSON object ({e}): "
-                                f"{clip(raw.decode('utf-8', 'replace'), 200)!r}",
-                                self.stderr_tail(), restarted=True) from None
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
+            why = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+            raise self.process.failure("protocol-error",
+                                       f"the answer is not a JSON object ({why}): {shown()}") from None
         if not isinstance(answer, dict):
-            self._discard()
-            raise EngineFailure("protocol-error", f"the answer is not a JSON object: "
-                                f"{clip(raw.decode('utf-8', 'replace'), 200)!r}",
-                                self.stderr_tail(), restarted=True)
+            raise self.process.failure("protocol-error", f"the answer is not a JSON object: {shown()}")
         if answer.get("id") != rid or isinstance(answer.get("id"), bool):
-            self._discard()
-            raise EngineFailure("protocol-error", f"the answer has id {answer.get('id')!r}, "
-                                f"the request had id {rid!r}", self.stderr_tail(), restarted=True)
+            raise self.process.failure("protocol-error", f"the answer has id {answer.get('id')!r}, "
+                                       f"the request had id {rid!r}")
         if not isinstance(answer.get("ok"), bool):
-            raise EngineFailure("protocol-error", "the answer has no boolean 'ok': "
-                                f"{clip(raw.decode('utf-8', 'replace'), 200)!r}", self.stderr_tail())
+            raise EngineFailure("protocol-error", f"the answer has no boolean 'ok': {shown()}",
+                                self.stderr_tail())
         return answer
-
-    def _read_line(self, timeout) -> bytes:
-        deadline = None if timeout is None else time.monotonic() + timeout
-        scanned = 0
-        while True:
-            nl = self._buf.find(b"\n", scanned)
-            if nl >= 0:
-                line = bytes(self._buf[:nl])
-                del self._buf[:nl + 1]
-                return line
-            scanned = len(self._buf)
-            if len(self._buf) > self.max_line:
-                self._discard()
-                raise EngineFailure("protocol-error", f"the answer is longer than {size(self.max_line)}"
-                                    "; cut off there", self.stderr_tail(), restarted=True)
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                self._discard()
-                raise EngineFailure("timeout", f"no answer within {timeout:g} s; the engine was killed",
-                                    self.stderr_tail(), restarted=True)
-            for key, _ in self._sel.select(left):
-                data = os.read(key.fileobj.fileno(), 1 << 20)
-                if key.data == "err":
-                    if data:
-                        self._keep_stderr(data)
-                    else:
-                        self._sel.unregister(key.fileobj)
-                elif data:
-                    self._buf += data
-                else:
-                    raise self._crashed("the engine closed its output")
-
-    def _keep_stderr(self, data: bytes):
-        self._stderr.append(data)
-        self._stderr_size += len(data)
-        while self._stderr_size - len(self._stderr[0]) >= STDERR_KEEP:
-            self._stderr_size -= len(self._stderr.popleft())
-
-    def _crashed(self, what: str) -> EngineFailure:
-        """The process is gone or going: collect its exit status and last stderr."""
-        proc = self.proc
-        try:
-            code = proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            code = None
-        self._drain_stderr(1.0)
-        tail = self.stderr_tail()
-        self._discard()
-        if code is None:
-            status = "still running, killed"
-        elif code < 0:
-            try:
-                status = f"killed by signal {signal.Signals(-code).name}"
-            except ValueError:
-                status = f"killed by signal {-code}"
-        else:
-            status = f"exit status {code}"
-        return EngineFailure("crash", f"{what} ({status})", tail, restarted=True)
-
-    def _drain_stderr(self, seconds: float):
-        deadline = time.monotonic() + seconds
-        while self._sel and self._sel.get_map():
-            err = [k for k in self._sel.get_map().values() if k.data == "err"]
-            left = deadline - time.monotonic()
-            if not err or left <= 0:
-                return
-            if not self._sel.select(left):
-                return
-            data = os.read(err[0].fileobj.fileno(), 1 << 20)
-            if not data:
-                self._sel.unregister(err[0].fileobj)
-                return
-            self._keep_stderr(data)
-
-    def _discard(self):
-        """Kill the current process (if any) and forget it."""
-        proc, self.proc = self.proc, None
-        if self._sel is not None:
-            self._sel.close()
-            self._sel = None
-        if proc is not None:
-            kill_engine(proc)
-
-
-def kill_engine(proc) -> None:
-    """End an engine process started in its own session (and so anything it started),
-    and close its pipes."""
-    try:
-        os.killpg(proc.pid, signal.SIGKILL)
-    except OSError:
-        if proc.poll() is None:
-            proc.kill()
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        pass
-    for stream in (proc.stdin, proc.stdout, proc.stderr):
-        try:
-            stream.close()
-        except OSError:
-            pass

@@ -1,7 +1,10 @@
 """Reports of a run: plain text, markdown (CI job summaries), JSON, JUnit XML, xfail files.
 
 Every function takes a ``doublecheck.harness.runner.Run``. The JSON report follows
-``schemas/report.schema.json``; the xfail file format is described in
+``schemas/report.schema.json``: each case carries its request, its expectation,
+the engine's answer (cut by ``cut_answer``) and the structured difference
+(``doublecheck.harness.compare``), from which the text, markdown, JUnit and
+HTML reports are written. The xfail file format is described in
 docs/harness.md and in ``read_xfail``.
 """
 
@@ -14,29 +17,47 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
+from doublecheck.harness.compare import short_diff
+
 OUTCOMES = ("passed", "failed", "error", "skipped")
 XFAIL_OUTCOMES = ("xfailed", "xpassed")
-REPORT_VERSION = 1
+REPORT_VERSION = 2
 MARKDOWN_DETAILS = 50  # failing cases shown in full in a markdown report
 GROUP_SKIPS = 3        # a skip reason shared by more cases than this is shown once
+ANSWER_ITEMS = 200     # entries kept of each list or object in an answer in the JSON report
+ANSWER_CHARS = 2000    # characters kept of each string in it
 
 
 def columns(run) -> tuple[str, ...]:
     return OUTCOMES + (XFAIL_OUTCOMES if run.xfail_used else ())
 
 
-def table(run) -> list[tuple[str, str, Counter]]:
-    """(variant, op, counts) rows: each op, then each variant's total when it has several ops."""
+def table(run) -> list[tuple[str, str, Counter, float]]:
+    """(variant, op, counts, seconds) rows: each op, then each variant's total when it has
+    several ops. ``seconds`` is wall time: how long at least one of the row's cases was running."""
     rows = {}
     for r in run.results:
-        rows.setdefault((r.case.variant, r.case.request.get("op", "?")), Counter())[r.outcome] += 1
+        rows.setdefault((r.case.variant, r.case.request.get("op", "?")), []).append(r)
     out = []
     for variant in sorted({v for v, _ in rows}):
         ops = sorted(op for v, op in rows if v == variant)
-        out += [(variant, op, rows[variant, op]) for op in ops]
+        out += [(variant, op, Counter(r.outcome for r in rows[variant, op]), wall(rows[variant, op]))
+                for op in ops]
         if len(ops) > 1:
-            out.append((variant, "(all)", sum((rows[variant, op] for op in ops), Counter())))
+            mine = [r for op in ops for r in rows[variant, op]]
+            out.append((variant, "(all)", Counter(r.outcome for r in mine), wall(mine)))
     return out
+
+
+def wall(results) -> float:
+    """Seconds during which at least one of ``results`` was running (their spans joined)."""
+    total, end = 0.0, None
+    for a, b in sorted(r.span for r in results if r.span):
+        if end is None or a > end:
+            total, end = total + b - a, b
+        elif b > end:
+            total, end = total + b - end, b
+    return total
 
 
 def verdict(run) -> str:
@@ -51,6 +72,17 @@ def verdict(run) -> str:
     if run.interrupted:
         text += f" ({len(run.results)} of {run.selected} cases ran)"
     return text
+
+
+def headline(result) -> str:
+    """One line saying what went wrong (or why the case was skipped): the short diff of a
+    failure, the kind and message of an error, else the first line."""
+    short = short_diff(result.diff) if result.outcome in ("failed", "xfailed") else ""
+    if short:
+        return short
+    if result.problem and result.outcome in ("error", "xfailed"):
+        return f"{result.problem['kind']}: {result.problem['message']}"
+    return result.lines[0] if result.lines else ""
 
 
 def describe(result) -> str:
@@ -98,15 +130,15 @@ def text(run, out) -> None:
 
     cols = columns(run)
     rows = table(run)
-    w = max([len("variant")] + [len(v) for v, _, _ in rows])
+    w = max([len("variant")] + [len(v) for v, *_ in rows])
     jobs = f", {run.jobs} jobs" if run.jobs > 1 else ""
     p(f"Engine: {run.engine}" + (f" ({run.source})" if run.source != run.engine else "")
-      + f", {len(run.results)} cases{jobs}")
-    header = f"{'variant':<{w}}  {'op':<7}" + "".join(f"{o:>9}" for o in cols)
+      + f", {len(run.results)} cases{jobs}, {run.seconds:.1f} s")
+    header = f"{'variant':<{w}}  {'op':<7}" + "".join(f"{o:>9}" for o in cols) + f"{'seconds':>9}"
     p(header)
     total = Counter(r.outcome for r in run.results)
-    for variant, op, counts in rows + [("all", "", total)]:
-        p(f"{variant:<{w}}  {op:<7}" + "".join(f"{counts[o]:>9}" for o in cols))
+    for variant, op, counts, seconds in rows + [("all", "", total, run.seconds)]:
+        p(f"{variant:<{w}}  {op:<7}" + "".join(f"{counts[o]:>9}" for o in cols) + f"{seconds:>9.1f}")
     skips = _skips(run.results)
     if skips:
         p()
@@ -141,20 +173,19 @@ def markdown(run, out) -> None:
     p()
     p(f"**{_md(verdict(run))}**")
     p()
-    p("| variant | op | " + " | ".join(cols) + " |")
-    p("|---|---|" + "---:|" * len(cols))
+    p("| variant | op | " + " | ".join(cols) + " | seconds |")
+    p("|---|---|" + "---:|" * (len(cols) + 1))
     total = Counter(r.outcome for r in run.results)
-    for variant, op, counts in table(run) + [("**all**", "", total)]:
-        p(f"| {variant} | {op} | " + " | ".join(str(counts[o]) for o in cols) + " |")
+    for variant, op, counts, seconds in table(run) + [("**all**", "", total, run.seconds)]:
+        p(f"| {variant} | {op} | " + " | ".join(str(counts[o]) for o in cols) + f" | {seconds:.1f} |")
     bad = [r for r in run.results if r.outcome in ("failed", "error", "xpassed")]
     if bad:
         p()
         p(f"### Failures ({len(bad)})")
         for r in bad[:MARKDOWN_DETAILS]:
             p()
-            first = r.lines[0] if r.lines else ""
             p(f"<details><summary>{r.outcome.upper()} <code>{_html(r.case.id)}</code>: "
-              f"{_html(first[:120])}</summary>")
+              f"{_html(headline(r)[:160])}</summary>")
             p()
             p("```text")
             p(describe(r).replace("```", "'''"))
@@ -191,28 +222,61 @@ def _html(text: str) -> str:
 
 # --- JSON ---------------------------------------------------------------------
 
+def cut_answer(answer):
+    """(the answer with every list or object cut to ANSWER_ITEMS entries and every string to
+    ANSWER_CHARS characters, {path: full size} of what was cut)."""
+    cuts = {}
+
+    def walk(value, path):
+        if isinstance(value, str) and len(value) > ANSWER_CHARS:
+            cuts[path or "$"] = len(value)
+            return value[:ANSWER_CHARS]
+        if isinstance(value, list):
+            if len(value) > ANSWER_ITEMS:
+                cuts[path or "$"] = len(value)
+            return [walk(v, f"{path}[{i}]") for i, v in enumerate(value[:ANSWER_ITEMS])]
+        if isinstance(value, dict):
+            if len(value) > ANSWER_ITEMS:
+                cuts[path or "$"] = len(value)
+            return {str(k): walk(v, f"{path}.{k}" if path else str(k))
+                    for k, v in list(value.items())[:ANSWER_ITEMS]}
+        return value
+    return walk(answer, ""), cuts
+
+
+def case_json(r) -> dict:
+    """One case of the JSON report (``$defs/case`` in schemas/report.schema.json)."""
+    entry = {"id": r.case.id, "variant": r.case.variant, "op": r.case.request.get("op"),
+             "outcome": r.outcome, "lines": list(r.lines), "seconds": round(r.seconds, 6),
+             "file": shown(r.case.path), "request": r.case.request, "expect": r.case.expect,
+             "answer": None, "diff": r.diff, "time_limit": None if r.limit is None else round(r.limit, 3)}
+    if r.answer is not None:
+        entry["answer"], cuts = cut_answer(r.answer)
+        if cuts:
+            entry["answer_cut"] = cuts
+    if r.problem is not None:
+        entry["problem"] = r.problem
+    if r.actual is not None:
+        entry["actual"] = r.actual
+    if r.reason is not None:
+        entry["xfail_reason"] = r.reason
+    return entry
+
+
 def as_json(run) -> dict:
     totals = run.counts()
     summary = []
-    for variant, op, counts in table(run):
+    for variant, op, counts, seconds in table(run):
         if op != "(all)":
-            summary.append({"variant": variant, "op": op, **{o: counts[o] for o in totals}})
-    cases = []
-    for r in run.results:
-        entry = {"id": r.case.id, "variant": r.case.variant, "op": r.case.request.get("op"),
-                 "outcome": r.outcome, "lines": list(r.lines), "seconds": round(r.seconds, 6),
-                 "file": shown(r.case.path)}
-        if r.actual is not None:
-            entry["actual"] = r.actual
-        if r.reason is not None:
-            entry["xfail_reason"] = r.reason
-        cases.append(entry)
+            summary.append({"variant": variant, "op": op, **{o: counts[o] for o in totals},
+                            "seconds": round(seconds, 3)})
     return {
         "report_version": REPORT_VERSION,
         "engine": {"name": run.engine, "source": run.source,
                    **{k: run.claims[k] for k in ("protocol", "variants", "ops") if k in run.claims}},
         "started": run.started,
         "seconds": round(run.seconds, 3),
+        "timeout": run.timeout,
         "jobs": run.jobs,
         "selected": run.selected,
         "interrupted": run.interrupted,
@@ -223,12 +287,12 @@ def as_json(run) -> dict:
         "xfail_file": run.xfail_file,
         "stale_xfail": list(run.stale_xfail),
         "problems": list(run.problems),
-        "cases": cases,
+        "cases": [case_json(r) for r in run.results],
     }
 
 
 def write_json(run, path) -> None:
-    _write(path, json.dumps(as_json(run), indent=1) + "\n")
+    write_file(path, json.dumps(as_json(run), indent=1) + "\n")
 
 
 # --- JUnit XML ----------------------------------------------------------------
@@ -249,12 +313,13 @@ def junit(run) -> str:
             case = ET.SubElement(suite, "testcase", name=r.case.id,
                                  classname=f"{r.case.variant}.{r.case.topic}",
                                  file=shown(r.case.path), time=f"{r.seconds:.3f}")
-            first = _xml_safe(r.lines[0]) if r.lines else ""
+            first = _xml_safe(headline(r))
             body = _xml_safe(describe(r))
             if r.outcome == "failed":
                 ET.SubElement(case, "failure", message=first, type="failed").text = body
             elif r.outcome == "error":
-                ET.SubElement(case, "error", message=first, type="error").text = body
+                kind = r.problem["kind"] if r.problem else "error"
+                ET.SubElement(case, "error", message=first, type=kind).text = body
             elif r.outcome == "xpassed":
                 ET.SubElement(case, "failure", message=first, type="unexpected-pass").text = body
             elif r.outcome == "skipped":
@@ -281,7 +346,7 @@ def _xml_safe(text: str) -> str:
 
 
 def write_junit(run, path) -> None:
-    _write(path, junit(run))
+    write_file(path, junit(run))
 
 
 # --- xfail files --------------------------------------------------------------
@@ -344,16 +409,18 @@ def write_xfail(run, path, old: dict) -> None:
     entries = xfail_entries(run, old)
     body = XFAIL_HEADER + f"# engine: {run.engine}\n"
     body += "".join(f"{cid}  {reason}\n" for cid, reason in entries.items())
-    _write(path, body)
+    write_file(path, body)
 
 
-def _write(path, text: str) -> None:
-    """Write a whole file or nothing: a temporary file next to it, then a rename."""
+def write_file(path, text: str) -> None:
+    """Write a whole file or nothing: a temporary file next to it, then a rename. The file gets
+    the mode any new file gets (0666 less the umask), not the temporary file's private 0600."""
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent if str(path.parent) else ".")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -361,3 +428,9 @@ def _write(path, text: str) -> None:
         except OSError:
             pass
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)  # reading the umask means setting it; put it straight back
+    os.umask(mask)
+    return mask

@@ -1,23 +1,29 @@
 """Run conformance cases against an engine and report the results.
 
-A case ends as ``passed``, ``failed`` (the answer differs; diff lines say how),
-``error`` (the engine broke: a crash, a timeout, an answer that does not
-follow the protocol, or an internal error it reported) or ``skipped`` (not
-run, with the reason: the engine does not claim the variant or operation in
-its hello, or a perft case is larger than ``--max-nodes``). With an xfail
-file, a listed case that fails or errors becomes ``xfailed`` and a listed
-case that passes becomes ``xpassed`` (an unexpected pass, which fails the run).
+A case ends as ``passed``, ``failed`` (the answer differs; the structured
+difference and the diff lines say how), ``error`` (the engine broke: a crash,
+a timeout, an answer that does not follow the protocol, or an internal error
+it reported; or the case was not sent because the engine had been given up
+on) or ``skipped`` (not run, with the reason: the engine does not claim the
+variant or operation in its hello, or a perft case is larger than
+``--max-nodes``; a skip reason always wins, whatever else happened). With an
+xfail file, a listed case that fails or errors becomes ``xfailed`` and a
+listed case that passes becomes ``xpassed`` (an unexpected pass, which fails
+the run).
+
+Time limits fit the work: a request may take ``--timeout`` seconds, and a
+perft request also ``expected nodes / SLOW_RATE`` seconds more (see
+``time_limit``).
 
 When a perft count differs and the engine answers ``divide``, the runner
 descends the perft tree against the oracle to the first position whose move
-list differs, and shows the line that leads there (``drill_down``).
+list differs, and records the line that leads there (``drill_down``).
 """
 
 from __future__ import annotations
 
 import fnmatch
 import queue
-import shutil
 import signal
 import sys
 import threading
@@ -25,14 +31,19 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from doublecheck.casefiles import CASES_DIR, check_cases_dir, load_cases, schema, select
 from doublecheck.harness import report as reports
-from doublecheck.casefiles import CASES_DIR, load_cases, select
-from doublecheck.harness.compare import SanNamer, compare, move_list
+from doublecheck.harness.compare import DIFF_ITEMS, SanNamer, diff_lines, difference
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
 from doublecheck.harness.protocol import response_problems
 from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
+from doublecheck.oracle import variants
+from doublecheck.progress import Progress
 
-GIVE_UP = 5  # crashes or timeouts in a row after which an engine gets no more cases
+GIVE_UP = 5            # crashes or timeouts in a row after which an engine gets no more cases
+TIMEOUT = 10.0         # seconds per request (--timeout), before a perft case's share
+SLOW_RATE = 20_000     # perft nodes per second a slow engine manages; perft limits allow for it
+QUICK_MAX_NODES = 200_000  # --quick: perft cases expecting more nodes are skipped
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -43,9 +54,36 @@ class Result:
     outcome: str
     lines: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    broke: bool = False       # the engine crashed, hung or lost step (counts toward giving up)
+    broke: bool = False        # the engine crashed, hung or lost step (counts toward giving up)
     actual: str | None = None  # the outcome before the xfail list was applied
     reason: str | None = None  # the xfail reason
+    answer: dict | None = None   # the engine's answer, as received
+    diff: dict | None = None     # how the answer differs (compare.difference, plus drill_down)
+    problem: dict | None = None  # for an error: {"kind", "message"}
+    limit: float | None = None   # the time limit the request had, in seconds (None: none)
+    span: tuple[float, float] | None = None  # when it ran, in seconds from the start of the run
+
+
+@dataclass
+class RunOptions:
+    """What ``doublecheck run`` was asked to do (the command line, as data)."""
+
+    cases_dir: object = CASES_DIR
+    variant: str | None = None
+    rule: str | None = None
+    patterns: tuple = ()
+    max_nodes: int | None = None
+    timeout: float | None = TIMEOUT  # the base limit per request; None: no limit
+    jobs: int = 1
+    give_up: int = GIVE_UP
+    fmt: str = "text"
+    json_file: object = None
+    junit_file: object = None
+    extra_reports: tuple = ()  # more (path, write) pairs; write(run, path) like the JSON writer
+    xfail_file: object = None
+    write_xfail: object = None
+    force: bool = False
+    quiet: bool = False        # no progress on stderr
 
 
 @dataclass
@@ -62,6 +100,7 @@ class Run:
     seconds: float = 0.0
     started: str = ""
     jobs: int = 1
+    timeout: float | None = TIMEOUT
     xfail_file: str | None = None
     stale_xfail: list[str] = field(default_factory=list)  # listed ids that no case has
 
@@ -96,6 +135,32 @@ def select_cases(cases, variant=None, rule=None, patterns=()):
             if not patterns or any(matches(c.id, p) for p in patterns)]
 
 
+# --- time limits --------------------------------------------------------------
+
+def expected_nodes(case) -> int:
+    """The perft nodes a case expects (0 for other operations): what answering it costs."""
+    return case.expect.get("nodes", sum(case.expect.get("divide", {}).values()))
+
+
+def time_limit(case, base: float | None) -> float | None:
+    """Seconds a case's request may take: ``base``, plus ``expected nodes / SLOW_RATE`` for
+    perft (a case expecting 4,865,609 nodes gets 10 + 243 s by default); None: no limit."""
+    if base is None:
+        return None
+    return base + expected_nodes(case) / SLOW_RATE
+
+
+def timeout_hint(case, base: float | None) -> str:
+    """What the limit was made of, and the options that help."""
+    nodes = expected_nodes(case)
+    if nodes:
+        return (f"this case expects {nodes} perft nodes, so its limit was {time_limit(case, base):g} s "
+                f"(--timeout {base:g} plus {nodes} / {SLOW_RATE} nodes per second); allow more with "
+                "--timeout SECONDS (0: no limit), or leave large perft cases out with --max-nodes N")
+    return (f"the limit for this request is --timeout {base:g} s; allow more with --timeout SECONDS "
+            "(0: no limit)")
+
+
 # --- one case ---------------------------------------------------------------
 
 def skip_reason(case, claims: dict, engine_name: str, max_nodes=None) -> str | None:
@@ -104,51 +169,73 @@ def skip_reason(case, claims: dict, engine_name: str, max_nodes=None) -> str | N
         return f"{engine_name} does not claim variant {case.variant} in its hello"
     if op not in claims.get("ops", ()):
         return f"{engine_name} does not claim operation {op} in its hello"
-    nodes = case.expect.get("nodes", sum(case.expect.get("divide", {}).values()))
+    nodes = expected_nodes(case)
     if max_nodes is not None and nodes > max_nodes:
         return f"expects {nodes} nodes, more than --max-nodes {max_nodes}"
     return None
 
 
-def run_case(case, engine: Engine, claims: dict, max_nodes=None, drill=True) -> Result:
+def run_case(case, engine: Engine, claims: dict, max_nodes=None, drill=True,
+             timeout: float | None = None) -> Result:
+    """Send one case (unless it is skipped) and judge the answer.
+
+    ``timeout`` is the base limit per request (``--timeout``); None leaves
+    every request to the engine's own limit.
+    """
     why = skip_reason(case, claims, engine.name, max_nodes)
     if why:
         return Result(case, "skipped", [why])
     start = time.perf_counter()
-    result = _judge(case, engine, drill)
+    result = _judge(case, engine, drill, timeout)
     result.seconds = time.perf_counter() - start
     return result
 
 
-def _judge(case, engine, drill) -> Result:
+def _error(case, kind: str, lines: list[str], message: str | None = None, **more) -> Result:
+    """An error result; ``message`` defaults to the first line without its ``kind: `` prefix."""
+    if message is None:
+        message = lines[0].removeprefix(f"{kind}: ") if lines else kind
+    return Result(case, "error", lines, problem={"kind": kind, "message": message}, **more)
+
+
+def _judge(case, engine, drill, timeout) -> Result:
     op = case.request.get("op")
+    limit = time_limit(case, timeout)
     try:
-        answer = engine.request(dict(case.request))
+        answer = engine.request(dict(case.request), timeout=limit)
     except EngineFailure as e:
-        return Result(case, "error", e.lines(), broke=e.kind in ("crash", "timeout"))
+        lines = e.lines()
+        if e.kind == "timeout" and timeout is not None:
+            lines.insert(1, timeout_hint(case, timeout))
+        return _error(case, e.kind, lines, e.message, broke=e.kind in ("crash", "timeout"),
+                      limit=limit)
     except Exception as e:
-        return Result(case, "error", [f"the engine failed: {type(e).__name__}: {e}"])
+        return _error(case, "harness-error", [f"the engine failed: {type(e).__name__}: {e}"],
+                      limit=limit)
     if not isinstance(answer, dict) or not isinstance(answer.get("ok"), bool):
-        return Result(case, "error", [f"protocol-error: malformed answer: {answer!r:.200}"])
+        return _error(case, "protocol-error", [f"protocol-error: malformed answer: {answer!r:.200}"],
+                      limit=limit)
+    kept = dict(answer=answer, limit=limit)
     wrong = response_problems(op, {"id": 0, **answer})
     if wrong:
-        return Result(case, "error", [f"protocol-error: the answer to {op} does not follow "
-                                      "the protocol schema:"] + [f"  {w}" for w in wrong])
+        return _error(case, "protocol-error", [f"protocol-error: the answer to {op} does not follow "
+                                               "the protocol schema:"] + [f"  {w}" for w in wrong], **kept)
     if not answer["ok"] and answer["error"]["code"] == "internal-error":
-        return Result(case, "error", [f"internal-error: {answer['error']['message']}"])
+        return _error(case, "internal-error", [f"internal-error: {answer['error']['message']}"], **kept)
     if not answer["ok"] and answer["error"]["code"] == "unsupported" \
             and case.expect.get("error", {}).get("code") != "unsupported":
         # the engine declined this one request (e.g. a UCI engine cannot express it)
         return Result(case, "skipped", [f"the engine does not support this request: "
-                                        f"{answer['error']['message']}"])
+                                        f"{answer['error']['message']}"], **kept)
     try:
-        lines = compare(case.variant, case.expect, answer, case.request)
+        diff = difference(case.variant, case.expect, answer, case.request)
     except Exception as e:
-        return Result(case, "error", [f"could not compare the answer: {type(e).__name__}: {e}"])
-    if lines and drill and op == "perft" and answer["ok"] and "error" not in case.expect \
+        return _error(case, "harness-error",
+                      [f"could not compare the answer: {type(e).__name__}: {e}"], **kept)
+    if diff and drill and op == "perft" and answer["ok"] and "error" not in case.expect \
             and case.request.get("depth", 0) >= 1:
-        lines += drill_down(case, engine)
-    return Result(case, "failed" if lines else "passed", lines)
+        diff["drill_down"] = drill_down(case, engine, timeout=limit)
+    return Result(case, "failed" if diff else "passed", diff_lines(diff), diff=diff, **kept)
 
 
 # --- perft drill-down -------------------------------------------------------
@@ -163,74 +250,72 @@ def _reference():
     return _oracle
 
 
-def drill_down(case, engine: Engine, oracle=None) -> list[str]:
+def drill_down(case, engine: Engine, oracle=None, timeout: float | None = None) -> dict:
     """Walk the perft tree against the oracle to the first position whose move list differs.
 
     At each depth both sides are asked for ``divide`` at the position reached
     by the case's moves plus the line so far; the first step (in sorted order)
     whose count differs is added to the line, until the steps themselves differ.
+    Returns ``{"unit", "steps", "line", "end", ...}`` (``compare.drill_down_lines``
+    renders it; ``schemas/report.schema.json`` describes it). ``timeout`` is the
+    limit of each request to the engine.
     """
     oracle = oracle or _reference()
     req = case.request
     turns = bool(req.get("turns"))
-    unit = "turns" if turns else "moves"
     base = {k: req[k] for k in ("variant", "fen") if k in req}
     start = list(req.get("moves") or [])
-    depth, line = req["depth"], []
-    out = [f"drill-down (the engine's perft divide against the oracle's, counting {unit}):"]
+    depth = req["depth"]
+    out = {"unit": "turns" if turns else "moves", "steps": [], "line": []}
+    line = out["line"]
     while depth >= 1:
         ask = {"op": "perft", **base, "depth": depth, "divide": True, "turns": turns}
         if start or line:
             ask["moves"] = start + line
         want = oracle.request(dict(ask))
         if not want.get("ok"):
-            return out + [f"  stopped: the oracle refuses this position: {want['error']['message']}"]
+            return {**out, "end": "stopped",
+                    "message": f"the oracle refuses this position: {want['error']['message']}"}
         try:
-            got = engine.request(dict(ask))
+            got = engine.request(dict(ask), timeout=timeout)
         except EngineFailure as e:
-            return out + [f"  stopped: {e.kind}: {e.message}"]
+            return {**out, "end": "stopped", "message": f"{e.kind}: {e.message}"}
         except Exception as e:
-            return out + [f"  stopped: the engine failed: {type(e).__name__}: {e}"]
+            return {**out, "end": "stopped", "message": f"the engine failed: {type(e).__name__}: {e}"}
         if not isinstance(got, dict) or got.get("ok") is not True \
                 or not isinstance(got.get("divide"), dict):
             why = (got.get("error") or {}) if isinstance(got, dict) else {}
             detail = f"{why.get('code')}: {why.get('message')}" if why else "no divide in its answer"
-            return out + [f"  not possible: the engine does not answer perft with divide ({detail})"]
+            return {**out, "end": "no-divide", "message": detail}
         w, g = want["divide"], got["divide"]
         if set(w) != set(g):
-            return out + _difference(case, start, line, depth, unit, w, g, oracle, base)
+            return {**out, **_lists_differ(case, start, line, depth, w, g, oracle, base)}
         differing = [m for m in sorted(w) if w[m] != g[m]]
         if not differing:
-            return out + [f"  depth {depth}: the engine's divide here matches the oracle's, but the "
-                          "count one level up did not: its perft and its divide disagree"]
+            return {**out, "end": "divide-agrees", "depth": depth}
         step = differing[0]
-        where = f"after {' '.join(line)}, " if line else ""
-        out.append(f"  depth {depth}: {where}{step} has {g[step]} below it, expected {w[step]}")
+        out["steps"].append({"depth": depth, "line": list(line), "move": step,
+                             "expected": w[step], "got": g[step]})
         line.append(step)
         depth -= 1
-    return out + [f"  at depth 1 the engine counts {line[-1]} as more than one node"]
+    return {**out, "end": "leaf"}
 
 
-def _difference(case, start, line, depth, unit, want, got, oracle, base) -> list[str]:
-    """The lines that show where the two move lists part."""
-    namer = SanNamer(case.variant, case.request)
-    shown = " ".join(line) if line else "(none: the case position itself)"
-    san = f" ({namer.line(line)})" if line else ""
-    out = [f"  line from the case position: {shown}{san}"]
+def _lists_differ(case, start, line, depth, want, got, oracle, base) -> dict:
+    """Where the two move lists part: the position, and what is missing and extra there."""
     ask = {"op": "fen", **base}
     if start or line:
         ask["moves"] = start + line
     fen = oracle.request(ask)
-    if fen.get("ok"):
-        out.append(f"  position: {fen['fen']}")
     here = SanNamer(case.variant, {"fen": base.get("fen"), "moves": start + line})
     missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
-    out.append(f"  {unit} there: expected {len(want)}, got {len(got)} (depth {depth})")
-    if missing:
-        out.append("  missing (expected, not produced): " + move_list(missing, here))
-    if extra:
-        out.append("  extra (produced, not expected): " + move_list(extra, here))
-    return out
+    return {"end": "lists-differ", "depth": depth,
+            "line_san": SanNamer(case.variant, case.request).line(line),
+            "position": fen["fen"] if fen.get("ok") else None,
+            "expected_count": len(want), "got_count": len(got),
+            "missing": missing[:DIFF_ITEMS], "missing_count": len(missing),
+            "extra": extra[:DIFF_ITEMS], "extra_count": len(extra),
+            "san": here.names(missing[:DIFF_ITEMS] + extra[:DIFF_ITEMS])}
 
 
 # --- many cases -------------------------------------------------------------
@@ -238,62 +323,78 @@ def _difference(case, start, line, depth, unit, want, got, oracle, base) -> list
 class Worker:
     """Runs cases one after another on one engine, and gives up on an engine that keeps breaking."""
 
-    def __init__(self, engine: Engine, claims: dict, max_nodes=None, give_up=GIVE_UP):
+    def __init__(self, engine: Engine, claims: dict, options: RunOptions, progress=None, clock=None):
         self.engine = engine
         self.claims = claims
-        self.max_nodes = max_nodes
-        self.give_up = give_up
+        self.options = options
+        self.progress = progress
+        self.clock = clock or time.perf_counter
         self.broken_in_a_row = 0
 
     @property
     def given_up(self) -> bool:
-        return bool(self.give_up) and self.broken_in_a_row >= self.give_up
+        give_up = self.options.give_up
+        return bool(give_up) and self.broken_in_a_row >= give_up
 
-    def not_run(self, case) -> Result:
-        return Result(case, "error", [f"not run: the engine crashed or timed out "
-                                      f"{self.broken_in_a_row} times in a row"])
+    def unsent(self, case) -> Result:
+        """A case this engine will not get: skipped if it would have been anyway, else an error."""
+        why = skip_reason(case, self.claims, self.engine.name, self.options.max_nodes)
+        if why:
+            return Result(case, "skipped", [why])
+        n = self.broken_in_a_row
+        times = "crash or timeout" if n == 1 else "crashes or timeouts"
+        return _error(case, "not-run", [f"not run: the engine was given up on after {n} {times} "
+                                        f"in a row (--give-up {self.options.give_up})"])
 
     def run(self, case) -> Result:
-        if self.given_up:
-            return self.not_run(case)
-        result = run_case(case, self.engine, self.claims, self.max_nodes)
-        if result.broke:
-            self.broken_in_a_row += 1
-        elif result.outcome != "skipped":
-            self.broken_in_a_row = 0
-        return result
+        if self.progress:
+            self.progress.start(case.id)
+        began = self.clock()
+        result = None
+        try:
+            if self.given_up:
+                result = self.unsent(case)
+            else:
+                result = run_case(case, self.engine, self.claims, self.options.max_nodes,
+                                  timeout=self.options.timeout)
+                if result.outcome != "skipped":
+                    result.span = (began, self.clock())
+                if result.broke:
+                    self.broken_in_a_row += 1
+                elif result.outcome != "skipped":
+                    self.broken_in_a_row = 0
+            return result
+        finally:
+            if self.progress:
+                bad = result is not None and result.outcome in ("failed", "error")
+                self.progress.finish(case.id, bad)
 
 
-def run_cases(cases, engine: Engine, max_nodes=None, stream=None, give_up=GIVE_UP) -> list[Result]:
-    """Run ``cases`` one by one on ``engine`` (hello first); returns the results."""
-    claims = engine.hello()
-    results, _ = _sequential(cases, Worker(engine, claims, max_nodes, give_up),
-                             Progress(stream or sys.stderr))
+def run_cases(cases, engine: Engine, options: RunOptions | None = None) -> list[Result]:
+    """Run ``cases`` one by one on ``engine`` (hello first), without progress; returns the results."""
+    options = options or RunOptions()
+    results, _ = _sequential(cases, Worker(engine, engine.hello(), options))
     return results
 
 
-def _sequential(cases, worker, progress):
+def _sequential(cases, worker):
     results = []
     try:
-        for i, case in enumerate(cases):
-            progress.show(f"[{i + 1}/{len(cases)}] {case.id}")
+        for case in cases:
             results.append(worker.run(case))
     except KeyboardInterrupt:
         return results, True
-    finally:
-        progress.clear()
     return results, False
 
 
-def _parallel(cases, engines, claims, max_nodes, give_up, progress):
-    """Each engine gets its own thread; cases go to whichever is free. Results keep case order."""
+def _parallel(cases, workers):
+    """Each worker gets its own thread; cases go to whichever is free, the most expensive
+    first (so two long perft cases do not end up last on one engine). Results keep case order."""
     todo = queue.Queue()
-    for item in enumerate(cases):
-        todo.put(item)
+    for i in sorted(range(len(cases)), key=lambda i: -expected_nodes(cases[i])):
+        todo.put((i, cases[i]))
     done = queue.Queue()
     stop = threading.Event()
-
-    workers = [Worker(engine, claims, max_nodes, give_up) for engine in engines]
 
     def work(worker):
         while not stop.is_set() and not worker.given_up:  # a broken engine leaves the rest to others
@@ -304,7 +405,7 @@ def _parallel(cases, engines, claims, max_nodes, give_up, progress):
             try:
                 result = worker.run(case)
             except BaseException as e:  # keep the run going; this case is an error
-                result = Result(case, "error", [f"harness error: {type(e).__name__}: {e}"])
+                result = _error(case, "harness-error", [f"harness error: {type(e).__name__}: {e}"])
             if not stop.is_set():
                 done.put((i, result))
 
@@ -319,35 +420,13 @@ def _parallel(cases, engines, claims, max_nodes, give_up, progress):
             except queue.Empty:
                 continue
             got[i] = result
-            progress.show(f"[{len(got)}/{len(cases)}] {cases[i].id}")
     except KeyboardInterrupt:
         stop.set()
         return [got[i] for i in sorted(got)], True
-    finally:
-        progress.clear()
     while not todo.empty():  # every engine gave up
         i, case = todo.get_nowait()
-        got[i] = workers[0].not_run(case)
+        got[i] = workers[0].unsent(case)
     return [got[i] for i in sorted(got)], False
-
-
-class Progress:
-    """One self-overwriting status line, only when ``stream`` is a terminal."""
-
-    def __init__(self, stream):
-        self.stream = stream
-        self.on = hasattr(stream, "isatty") and stream.isatty()
-        self.width = shutil.get_terminal_size().columns - 1
-
-    def show(self, text):
-        if self.on:
-            self.stream.write("\r" + text[:self.width].ljust(self.width))
-            self.stream.flush()
-
-    def clear(self):
-        self.show("")
-        if self.on:
-            self.stream.write("\r")
 
 
 # --- xfail ------------------------------------------------------------------
@@ -368,63 +447,80 @@ def apply_xfail(results, xfail: dict) -> None:
 
 # --- the command ------------------------------------------------------------
 
-def report(results, problems, engine_name, out=None):
-    """Print the plain-text report (kept for callers of the earlier interface)."""
-    reports.text(Run(results, problems, engine_name, engine_name, selected=len(results)),
-                 out or sys.stdout)
-
-
-def describe(result: Result) -> str:
-    return reports.describe(result)
-
-
-def exit_code(results, problems) -> int:
-    return Run(results, problems, "", "").exit_code()
-
-
 class _Terminated(KeyboardInterrupt):
     """SIGTERM, handled like Ctrl-C so the reports of finished cases are still written."""
 
 
-def run_command(cases_dir=CASES_DIR, variant=None, rule=None, patterns=(), max_nodes=None,
-                engine=None, out=None, err=None, spec: EngineSpec | None = None, jobs: int = 1,
-                give_up: int = GIVE_UP, fmt: str = "text", json_file=None, junit_file=None,
-                xfail_file=None, write_xfail=None, force=False, extra_reports=()) -> int:
+class _Stop(Exception):
+    """The run cannot go on; the message has been printed. ``code`` is the exit status."""
+
+    def __init__(self, code: int):
+        super().__init__(code)
+        self.code = code
+
+
+def run_command(options: RunOptions | None = None, engine=None, spec: EngineSpec | None = None,
+                out=None, err=None) -> int:
     """``doublecheck run``: load, select, run, report; returns the exit code.
 
     ``engine`` is a ready engine (tests); otherwise ``spec`` says what to start
-    (the oracle by default). ``extra_reports`` holds more ``(path, write)``
-    pairs, ``write(run, path)`` being called like the JSON and JUnit writers.
-    Reports are written even when the run is interrupted, with the cases
-    finished so far.
+    (the oracle by default). Reports are written even when the run is
+    interrupted, with the cases finished so far.
     """
+    options = options or RunOptions()
     out, err = out or sys.stdout, err or sys.stderr
-    spec = spec or EngineSpec()
-    if write_xfail and Path(write_xfail).exists() and not force:
-        print(f"error: {write_xfail} exists; pass --force to replace it "
+    spec = spec or EngineSpec(timeout=options.timeout)
+    try:
+        xfail, cases, problems, chosen = _prepare(options, err)
+        run = _execute(options, chosen, engine, spec, err)
+    except _Stop as stop:
+        return stop.code
+    known = {c.id for c in cases}
+    run.problems = problems
+    run.xfail_file = str(options.xfail_file) if options.xfail_file else None
+    run.stale_xfail = sorted(i for i in xfail if i not in known)
+    apply_xfail(run.results, xfail)
+    if run.interrupted:
+        print(f"interrupted: reporting the {len(run.results)} of {len(chosen)} cases that finished",
+              file=err)
+    for stale in run.stale_xfail:
+        print(f"warning: {options.xfail_file}: no case has the id {stale}", file=err)
+    (reports.markdown if options.fmt == "markdown" else reports.text)(run, out)
+    return _write_reports(run, options, xfail, run.exit_code(), err)
+
+
+def _prepare(options, err):
+    """(xfail entries, every case, case file problems, the selected cases); _Stop if unusable."""
+    if options.write_xfail and Path(options.write_xfail).exists() and not options.force:
+        print(f"error: {options.write_xfail} exists; pass --force to replace it "
               "(or choose another file)", file=err)
-        return EXIT_USAGE
+        raise _Stop(EXIT_USAGE)
+    if options.variant is not None:
+        variants.get(options.variant)  # RulesError unknown-variant, naming the known ids
     xfail = {}
-    if xfail_file:
-        xfail, trouble = reports.read_xfail(xfail_file)
+    if options.xfail_file:
+        xfail, trouble = reports.read_xfail(options.xfail_file)
         if trouble:
             for line in trouble:
                 print(f"error: {line}", file=err)
-            return EXIT_USAGE
-    if not Path(cases_dir).is_dir():
-        print(f"error: cases directory {cases_dir} does not exist", file=err)
-        return EXIT_USAGE
+            raise _Stop(EXIT_USAGE)
+    cases_dir = check_cases_dir(options.cases_dir)   # DataError: the CLI prints it, exit 2
+    schema("protocol.schema.json")                   # the answers are checked against it
     cases, problems = load_cases(cases_dir)
-    chosen = select_cases(cases, variant, rule, patterns)
+    chosen = select_cases(cases, options.variant, options.rule, options.patterns)
     if not chosen:
-        wanted = ", ".join(f"{k}={v}" for k, v in
-                           (("variant", variant), ("rule", rule), ("pattern", " ".join(patterns)))
-                           if v)
-        print(f"error: no cases selected ({wanted or 'no cases found'} in {cases_dir})", file=err)
+        wanted = ", ".join(f"{k}={v}" for k, v in (("variant", options.variant), ("rule", options.rule),
+                                                   ("pattern", " ".join(options.patterns))) if v)
+        print(f"error: no cases selected ({wanted or 'no cases found'} in {options.cases_dir})",
+              file=err)
         for problem in problems:
             print(f"  {problem}", file=err)
-        return EXIT_USAGE
+        raise _Stop(EXIT_USAGE)
+    return xfail, cases, problems, chosen
 
+
+def _execute(options, chosen, engine, spec, err) -> Run:
+    """Start the engines, run the chosen cases with progress, close the engines."""
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     clock = time.perf_counter()
     engines = []
@@ -433,8 +529,8 @@ def run_command(cases_dir=CASES_DIR, variant=None, rule=None, patterns=(), max_n
         try:
             if engine is not None:
                 engines = [engine]
-            elif jobs > 1:
-                engines = [spec.make_process() for _ in range(jobs)]
+            elif options.jobs > 1:
+                engines = [spec.make_process() for _ in range(options.jobs)]
             else:
                 engines = [spec.make()]
             claims = engines[0].hello()
@@ -443,17 +539,18 @@ def run_command(cases_dir=CASES_DIR, variant=None, rule=None, patterns=(), max_n
         except HelloError as e:
             print(f"error: cannot use {spec.describe() if engine is None else engine.name}: {e}",
                   file=err)
-            return EXIT_USAGE
+            raise _Stop(EXIT_USAGE) from None
         except KeyboardInterrupt:
             print("interrupted before any case ran", file=err)
-            return EXIT_INTERRUPTED
-        name = engines[0].name
-        progress = Progress(err)
-        if len(engines) > 1:
-            results, interrupted = _parallel(chosen, engines, claims, max_nodes, give_up, progress)
-        else:
-            results, interrupted = _sequential(chosen, Worker(engines[0], claims, max_nodes,
-                                                              give_up), progress)
+            raise _Stop(EXIT_INTERRUPTED) from None
+        tick = lambda: time.perf_counter() - clock  # noqa: E731
+        with Progress("doublecheck run", len(chosen), "cases", "failed or errored", stream=err,
+                      quiet=options.quiet) as progress:
+            workers = [Worker(e, claims, options, progress, tick) for e in engines]
+            if len(workers) > 1:
+                results, interrupted = _parallel(chosen, workers)
+            else:
+                results, interrupted = _sequential(chosen, workers[0])
     finally:
         _restore_sigterm(previous)
         for e in engines:
@@ -461,33 +558,25 @@ def run_command(cases_dir=CASES_DIR, variant=None, rule=None, patterns=(), max_n
                 e.close()
             except Exception:
                 pass
+    name = engines[0].name
+    return Run(results, [], name, spec.describe() if engine is None else name, claims=claims,
+               selected=len(chosen), interrupted=interrupted, seconds=time.perf_counter() - clock,
+               started=started, jobs=len(engines), timeout=options.timeout)
 
-    known = {c.id for c in cases}
-    run = Run(results, problems, name, spec.describe() if engine is None else name,
-              claims=claims, selected=len(chosen), interrupted=interrupted,
-              seconds=time.perf_counter() - clock, started=started, jobs=len(engines),
-              xfail_file=str(xfail_file) if xfail_file else None,
-              stale_xfail=sorted(i for i in xfail if i not in known))
-    apply_xfail(results, xfail)
-    if interrupted:
-        print(f"interrupted: reporting the {len(results)} of {len(chosen)} cases that finished",
-              file=err)
-    for stale in run.stale_xfail:
-        print(f"warning: {xfail_file}: no case has the id {stale}", file=err)
-    code = run.exit_code()
-    (reports.markdown if fmt == "markdown" else reports.text)(run, out)
-    written = [(json_file, lambda p: reports.write_json(run, p)),
-               (junit_file, lambda p: reports.write_junit(run, p))]
-    written += [(path, lambda p, w=write: w(run, p)) for path, write in extra_reports]
-    if write_xfail and interrupted:
-        print(f"not writing {write_xfail}: the run was interrupted, so the baseline would be "
-              "incomplete", file=err)
-    elif write_xfail:
-        written.append((write_xfail, lambda p: reports.write_xfail(run, p, xfail)))
+
+def _write_reports(run, options, xfail, code, err) -> int:
+    """Write the report files asked for; an unwritable one makes the exit status 2."""
+    written = [(options.json_file, reports.write_json), (options.junit_file, reports.write_junit)]
+    written += list(options.extra_reports)
+    if options.write_xfail and run.interrupted:
+        print(f"not writing {options.write_xfail}: the run was interrupted, so the baseline would "
+              "be incomplete", file=err)
+    elif options.write_xfail:
+        written.append((options.write_xfail, lambda r, p: reports.write_xfail(r, p, xfail)))
     for path, write in written:
         if path:
             try:
-                write(path)
+                write(run, path)
             except Exception as e:  # one unwritable report must not stop the others
                 print(f"error: cannot write {path}: {type(e).__name__}: {e}", file=err)
                 code = max(code, EXIT_USAGE) if code != EXIT_INTERRUPTED else code

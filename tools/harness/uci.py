@@ -10,7 +10,7 @@ total::
     ...
     Nodes searched: 400
 
-``UciEngine`` is a harness engine (see tools/engines.py) built on that. It
+``UciEngine`` is a harness engine (see tools/harness/engines.py) built on that. It
 answers ``perft`` (depth 1 or more, with or without divide) and ``moves`` (the
 moves ``go perft 1`` lists) for ``chess``, after ``position fen ... moves ...``
 with the request's FEN in normal form and its moves turned into UCI
@@ -21,32 +21,28 @@ search in Stockfish), and requests the oracle rejects (an invalid FEN, an
 illegal move): a UCI engine has no way to refuse a position, so those are not
 sent to it.
 
-Every request has a timeout; an engine that crashes, hangs or answers
-something unreadable is killed, the request raises ``EngineFailure``, and the
-next request starts a fresh process.
+Every request has a time limit; an engine that crashes, hangs or answers
+something unreadable is killed (with everything it started), the request
+raises ``EngineFailure``, and the next request starts a fresh process. The
+process I/O is ``process.LineProcess``, the same as for protocol engines.
 """
 
 from __future__ import annotations
 
 import os
 import re
-import selectors
-import shlex
-import subprocess
-import time
-from collections import deque
 from pathlib import Path
 
+from doublecheck.harness.deadline import Deadline
+from doublecheck.harness.process import EngineFailure, HelloError, LineProcess, split_command
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import RulesError
-from doublecheck.harness.protocol import EngineFailure, HelloError, kill_engine
 
 DIVIDE_LINE = re.compile(r"([a-h][1-8][a-h][1-8][qrbn]?): *(\d+)")
 NODES_LINE = re.compile(r"Nodes searched: *(\d+)")
 START_TIMEOUT = 10.0      # seconds for uci/uciok at start-up, at least
 MAX_LINE = 64 * 1024      # a longer line is garbage
 MAX_LINES = 10_000        # one perft answer has at most 218 divide lines
-STDERR_LINES = 12         # lines of the engine's stderr kept for reports
 CLAIMS = {"protocol": "1", "variants": ["chess"], "ops": ["moves", "perft"]}
 
 
@@ -58,16 +54,8 @@ def position(request: dict) -> tuple[str, list[str]]:
     """The request's FEN in normal form and its moves in UCI coordinates (the oracle
     reads SAN and coordinates alike). RulesError when the oracle refuses them."""
     rules = variants.get("chess")
-    moves = request.get("moves") or []
-    api.handle({"op": "fen", "variant": "chess", "fen": request.get("fen"), "moves": moves})
-    fen = request.get("fen")
-    pos = rules.parse_fen(rules.start_fen if fen is None else fen)
-    start, coordinates = rules.fen(pos), []
-    for token in api.split_tokens(moves):
-        move = rules.parse_move(pos, token)
-        coordinates.append(rules.move_text(pos, move))
-        pos = rules.play(pos, move)
-    return start, coordinates
+    line = api.replay(rules, request.get("fen"), request.get("moves"))
+    return rules.fen(line.start), [rules.move_text(s.pos, s.move) for s in line.steps]
 
 
 def why_not(request: dict) -> str | None:
@@ -85,22 +73,17 @@ def why_not(request: dict) -> str | None:
 
 
 class UciEngine:
-    """A UCI engine process behind the harness's engine interface (tools/engines.py)."""
+    """A UCI engine process behind the harness's engine interface (tools/harness/engines.py)."""
 
     def __init__(self, command, timeout: float | None = 10.0):
         """``command``: the engine's path, a command line (``"python3 my_engine.py --uci"``)
-        or an argument list; ``timeout``: seconds allowed for each request."""
-        if isinstance(command, str):
-            command = [command] if os.path.exists(command) else shlex.split(command)
-        if not command:
-            raise HelloError("the UCI engine command is empty")
-        self.argv = [str(a) for a in command]
+        or an argument list; ``timeout``: seconds allowed for each request (None or 0: no limit)."""
+        if isinstance(command, str) and os.path.exists(command):
+            command = [command]
+        self.process = LineProcess(split_command(command, "the UCI engine"), max_line=MAX_LINE)
+        self.argv = self.process.argv
         self.timeout = timeout or None
         self.name = Path(self.argv[0]).name
-        self.proc = None
-        self.sel = None
-        self.buf = bytearray()
-        self.stderr = deque(maxlen=STDERR_LINES)
         self.starts = 0
 
     # --- the engine interface ------------------------------------------------
@@ -113,7 +96,8 @@ class UciEngine:
                                         f"{e.kind}: {e.message}"] + e.lines()[1:])) from None
         return {**CLAIMS, "name": self.name}
 
-    def request(self, request: dict) -> dict:
+    def request(self, request: dict, timeout: float | None = None) -> dict:
+        """Answer one request; ``timeout``: its limit in seconds (None: the engine's own; 0: none)."""
         why = why_not(request)
         if why:
             return unsupported(why)
@@ -122,7 +106,8 @@ class UciEngine:
         except RulesError as e:
             return unsupported(f"the oracle refuses this request ({e.code}: {e.message}); a UCI "
                                f"engine cannot refuse a position or a move, so it is not sent")
-        divide, nodes = self.perft(fen, moves, request.get("depth", 1))
+        limit = self.timeout if timeout is None else timeout
+        divide, nodes = self.perft(fen, moves, request.get("depth", 1), limit)
         if request["op"] == "moves":
             return {"ok": True, "moves": sorted(divide)}
         answer = {"ok": True, "nodes": nodes}
@@ -131,13 +116,7 @@ class UciEngine:
         return answer
 
     def close(self) -> None:
-        if self.proc is not None:
-            try:
-                self.send("quit")
-                self.proc.wait(timeout=1.0)
-            except (EngineFailure, subprocess.TimeoutExpired):
-                pass
-        self.discard()
+        self.process.close(goodbye="quit")
 
     @property
     def restarts(self) -> int:
@@ -147,129 +126,55 @@ class UciEngine:
 
     def start(self) -> None:
         """Start the process and wait for ``uciok`` and ``readyok``."""
-        self.discard()
         try:
-            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, start_new_session=True)
-        except OSError as e:
-            raise EngineFailure("crash", f"cannot start {self.argv[0]!r}: {e}") from None
+            self.process.start()
+        except HelloError as e:
+            raise EngineFailure("crash", str(e)) from None
         self.starts += 1
-        self.buf = bytearray()
-        self.stderr.clear()
-        self.sel = selectors.DefaultSelector()
-        self.sel.register(self.proc.stdout, selectors.EVENT_READ, "out")
-        self.sel.register(self.proc.stderr, selectors.EVENT_READ, "err")
-        deadline = time.monotonic() + max(self.timeout or 0, START_TIMEOUT)
-        self.send("uci")
+        deadline = Deadline(max(self.timeout or 0, START_TIMEOUT))
+        self.process.send("uci", deadline)
         for line in self.lines(deadline):
             if line.startswith("id name "):
                 self.name = line[len("id name "):].strip() or self.name
             if line == "uciok":
                 break
-        self.send("isready")
+        self.process.send("isready", deadline)
         self.wait_for("readyok", deadline)
 
-    def perft(self, fen: str, moves: list[str], depth: int) -> tuple[dict, int]:
+    def perft(self, fen: str, moves: list[str], depth: int, limit: float | None = None
+              ) -> tuple[dict, int]:
         """``go perft depth`` at the position: the divide lines and the node total."""
-        if self.proc is None:
+        if not self.process.running:
             self.start()
-        deadline = None if self.timeout is None else time.monotonic() + self.timeout
-        self.send("isready")            # anything left over from before ends here
+        deadline = Deadline(limit)
+        self.process.send("isready", deadline)   # anything left over from before ends here
         self.wait_for("readyok", deadline)
-        self.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
-        self.send(f"go perft {depth}")
+        self.process.send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""),
+                          deadline)
+        self.process.send(f"go perft {depth}", deadline)
         divide = {}
         for line in self.lines(deadline):
             if line.startswith("Nodes searched"):
                 total = NODES_LINE.fullmatch(line)
                 if not total:
-                    raise self.failure("protocol-error", f"unreadable node total {line[:80]!r}")
+                    raise self.process.failure("protocol-error", f"unreadable node total {line[:80]!r}")
                 return divide, int(total[1])
             step = DIVIDE_LINE.fullmatch(line)
             if step and step[1] in divide:
-                raise self.failure("protocol-error", f"the perft output lists {step[1]} twice")
+                raise self.process.failure("protocol-error", f"the perft output lists {step[1]} twice")
             if step:
                 divide[step[1]] = int(step[2])
         raise AssertionError("lines() ends only by raising")
 
-    def wait_for(self, word: str, deadline) -> None:
+    def wait_for(self, word: str, deadline: Deadline) -> None:
         for line in self.lines(deadline):
             if line == word:
                 return
 
-    def send(self, command: str) -> None:
-        try:
-            self.proc.stdin.write((command + "\n").encode())
-            self.proc.stdin.flush()
-        except OSError:
-            raise self.crashed("the engine stopped reading its input") from None
-
-    def lines(self, deadline):
+    def lines(self, deadline: Deadline):
         """The engine's output lines, stripped, until the caller stops or the
         deadline passes; a crash, a hang or runaway output raises EngineFailure."""
         for _ in range(MAX_LINES):
-            yield self.read_line(deadline)
-        raise self.failure("protocol-error", f"more than {MAX_LINES} lines without the expected answer")
-
-    def read_line(self, deadline) -> str:
-        while True:
-            nl = self.buf.find(b"\n")
-            if nl >= 0:
-                line = bytes(self.buf[:nl]).decode("utf-8", "replace").strip()
-                del self.buf[:nl + 1]
-                return line
-            if len(self.buf) > MAX_LINE:
-                raise self.failure("protocol-error", f"an output line longer than {MAX_LINE} bytes")
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                raise self.failure("timeout", f"no answer within {self.timeout or START_TIMEOUT:g} s; "
-                                              f"the engine was killed")
-            for key, _ in self.sel.select(left):
-                data = os.read(key.fileobj.fileno(), 1 << 16)
-                if key.data == "out" and not data:
-                    raise self.crashed("the engine closed its output")
-                if key.data == "out":
-                    self.buf += data
-                elif data:
-                    self.stderr.extend(data.decode("utf-8", "replace").splitlines())
-                else:
-                    self.sel.unregister(key.fileobj)
-
-    # --- failures ------------------------------------------------------------
-
-    def failure(self, kind: str, message: str) -> EngineFailure:
-        """Kill the process (its output can no longer be trusted) and say why."""
-        tail = "\n".join(self.stderr)
-        self.discard()
-        return EngineFailure(kind, message, tail, restarted=True)
-
-    def crashed(self, what: str) -> EngineFailure:
-        try:
-            code = self.proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            code = None
-        self.drain_stderr()
-        status = ("still running, killed" if code is None else
-                  f"killed by signal {-code}" if code < 0 else f"exit status {code}")
-        return self.failure("crash", f"{what} ({status})")
-
-    def drain_stderr(self, seconds: float = 0.5) -> None:
-        """What a crashing engine still writes to stderr is kept for the report."""
-        deadline = time.monotonic() + seconds
-        while self.sel is not None and time.monotonic() < deadline:
-            err = [key for key in self.sel.get_map().values() if key.data == "err"]
-            if not err or not self.sel.select(deadline - time.monotonic()):
-                return
-            data = os.read(err[0].fileobj.fileno(), 1 << 16)
-            if not data:
-                return
-            self.stderr.extend(data.decode("utf-8", "replace").splitlines())
-
-    def discard(self) -> None:
-        proc, self.proc = self.proc, None
-        if self.sel is not None:
-            self.sel.close()
-            self.sel = None
-        if proc is None:
-            return
-        kill_engine(proc)
+            yield self.process.read_line(deadline).decode("utf-8", "replace").strip()
+        raise self.process.failure("protocol-error",
+                                   f"more than {MAX_LINES} lines without the expected answer")

@@ -12,11 +12,13 @@ import sys
 import textwrap
 
 from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
-from doublecheck.lookups import lookup, pgn
+from doublecheck.cli import UsageError
+from doublecheck.lookups import lookup, matrix, pgn
 from doublecheck.lookups.lookup import status_sentence
 from doublecheck.lookups.parallel_perft import parallel_divide
 from doublecheck.lookups.svg import svg_for
-from doublecheck.oracle import api
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.limits import check_perft_depth
 from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_VARIANT, RulesError
 
 
@@ -83,6 +85,7 @@ def _parallel_perft(args, req) -> int:
     """perft --jobs N: the same answer as perft, split over N processes by first step."""
     if req["depth"] < 1:
         raise RulesError(INVALID_REQUEST, "--jobs needs --depth 1 or more")
+    check_perft_depth(variants.get(args.variant), req["depth"], args.turns)
     table = parallel_divide(args.variant, req.get("fen"), req.get("moves"), req["depth"],
                             turns=args.turns, jobs=args.jobs)
     answer = {"nodes": sum(table.values())}
@@ -93,11 +96,13 @@ def _parallel_perft(args, req) -> int:
 
 
 def rules_command(args) -> int:
-    """The rule catalogue, or one rule with the cases that cite it."""
+    """The rule catalogue, one rule with the cases that cite it, or the coverage matrix."""
     cases_dir = check_cases_dir(args.cases_dir)
     catalogue, problems = load_rules(cases_dir)
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
+    if args.matrix or args.variant:
+        return _matrix(args, cases_dir, catalogue, problems)
     if args.id is None:
         if args.json:
             print(json.dumps({"rules": list(catalogue.values())}))
@@ -118,10 +123,32 @@ def rules_command(args) -> int:
     print(textwrap.fill(rule.get("statement", ""), 78, initial_indent="  ", subsequent_indent="  "))
     print(f"Source: {rule.get('source', '')}")
     print(f"Variants: {', '.join(rule.get('variants', []))}")
+    for variant, reason in rule.get("not_tested", {}).items():
+        print(textwrap.fill(f"Not tested in {variant}: {reason}", 78, subsequent_indent="  "))
+    if rule.get("components"):
+        print(f"State components: {', '.join(rule['components'])} (doublecheck rules --matrix)")
     print(f"Cases ({len(cited)}):")
     for case_id in cited:
         print(f"  {case_id}")
     return 0
+
+
+def _matrix(args, cases_dir, catalogue, shown) -> int:
+    """rules --matrix: exit 0 when every cell the catalogue does not justify has cases, else 1."""
+    if args.id is not None or not args.matrix:
+        raise UsageError("--matrix shows every rule; give either a rule id or --matrix "
+                         "(--variant goes with --matrix)", "doublecheck rules")
+    unknown = [v for v in args.variant or [] if v not in matrix.variant_order(catalogue)]
+    if unknown:
+        raise RulesError(UNKNOWN_VARIANT, f"unknown variant {unknown[0]!r}; the catalogue names "
+                                          f"{', '.join(matrix.variant_order(catalogue))}")
+    cases, problems = load_cases(cases_dir)
+    for problem in problems:
+        if problem not in shown:     # the catalogue's own problems were printed already
+            print(f"warning: {problem}", file=sys.stderr)
+    table = matrix.build(catalogue, cases, args.variant)
+    print(json.dumps(table.as_json()) if args.json else matrix.as_text(table))
+    return 1 if table.gaps or table.problems else 0
 
 
 def show_command(args) -> int:

@@ -21,7 +21,7 @@ def _count(task):
 def parallel_divide(variant, fen, moves, depth, turns=False, jobs=2) -> dict:
     """The divide table at `depth` from the position after `moves`, computed by `jobs` processes."""
     rules = variants.get(variant)
-    pos, _ = api.replay(rules, fen, moves)
+    pos = api.replay(rules, fen, moves).final
     if turns:
         steps = [(turn_text(rules, pos, line), after) for line, after in rules.turns(pos)]
     else:

@@ -31,9 +31,9 @@ import textwrap
 from dataclasses import dataclass, field
 
 from doublecheck.oracle import api, variants
-from doublecheck.oracle.errors import INVALID_MOVE_TEXT, RulesError
+from doublecheck.oracle.errors import INVALID_MOVE_TEXT, UNKNOWN_VARIANT, RulesError
 from doublecheck.oracle.position import WHITE
-from doublecheck.lookups.lookup import Step, explain_at, history_of, play_line, side, status_sentence
+from doublecheck.lookups.lookup import explain_at, play_line, side, status_sentence
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
@@ -189,7 +189,7 @@ def replay_game(game: Game, index: int = 1) -> dict:
     for a record that cannot be used."""
     variant = game.tags.get("Variant", "chess")
     if variant not in api.VARIANTS:
-        raise PgnError("unknown-variant", f"game {index}: Variant {variant!r} is not a variant id "
+        raise PgnError(UNKNOWN_VARIANT, f"game {index}: Variant {variant!r} is not a variant id "
                        f"of this project (known: {', '.join(api.VARIANTS)})",
                        game.tag_lines.get("Variant"))
     result_tag = game.tags.get("Result")
@@ -225,11 +225,8 @@ def replay_game(game: Game, index: int = 1) -> dict:
             raise PgnError(INVALID_MOVE_TEXT, f"game {index}, turn {label} ({who}): "
                            f"{turn.text!r} cannot be read: {result['detail']} ({result['rule']})", turn.line)
         if not result["legal"] and result["incomplete"] and last and text.endswith(","):
-            for token in api.split_tokens([text]):
-                move = rules.parse_move(pos, token)
-                nxt = rules.play(pos, move)
-                steps = steps + [Step(pos, move, token, not rules.mid_turn(nxt))]
-                pos = nxt
+            rest = api.replay(rules, moves=[text], start=pos)
+            steps, pos = steps + list(rest.steps), rest.final
             report["turns"] += 1
             report["notes"].append(f"the record stops in the middle of {who}'s turn {label}")
             break
@@ -242,7 +239,7 @@ def replay_game(game: Game, index: int = 1) -> dict:
             break
         pos, steps = after, after_steps
         report["turns"] += 1
-    status = rules.status(pos, history_of(rules, steps))
+    status = rules.status(pos, api.history(rules, steps))
     report.update(final_fen=rules.fen(pos), status=status, result_tag=result_tag)
     report["result_agrees"] = result_agrees(report, status, result_tag, rules.mid_turn(pos))
     return report
@@ -329,26 +326,20 @@ def report_text(report: dict) -> str:
 
 # ---------------------------------------------------------------- writing
 
-def turns_of_line(rules, pos, tokens):
-    """Group played move tokens into turns: [(position before, [(move, san)], complete)]."""
-    turns, current, start = [], [], pos
-    for token in api.split_tokens(tokens):
+def turns_of_line(rules, line):
+    """Group the steps of a played line (``api.replay``) into turns:
+    [(position before, [SAN of each move], complete)]."""
+    turns, current, start = [], [], line.start
+    for step in line.steps:
         if not current:
-            start = pos
-        move = rules.parse_move(pos, token)
-        san = rules.san(pos, move).rstrip(",")
-        after = rules.play(pos, move)
-        if token.endswith(",") and not rules.mid_turn(after):
-            raise RulesError("illegal-move", f"{token!r}: the comma says the turn continues, "
-                                             f"but {token.rstrip(',')} ends the turn here")
-        current.append(san)
-        pos = after
-        if not rules.mid_turn(pos):
+            start = step.pos
+        current.append(rules.san(step.pos, step.move).rstrip(","))
+        if step.ends_turn:
             turns.append((start, current, True))
             current = []
     if current:
         turns.append((start, current, False))
-    return turns, pos
+    return turns
 
 
 def pgn_for_line(variant: str, fen: str | None, moves, tags: dict | None = None) -> str:
@@ -357,15 +348,10 @@ def pgn_for_line(variant: str, fen: str | None, moves, tags: dict | None = None)
     Raises RulesError for an unknown variant, an invalid FEN or an illegal move.
     """
     rules = variants.get(variant)
-    pos = rules.parse_fen(fen if fen is not None else rules.start_fen)
-    turns, final = turns_of_line(rules, pos, moves or [])
-    history = []
-    p = pos
-    for token in api.split_tokens(moves or []):
-        if not rules.mid_turn(p):
-            history.append(rules.identity(p))
-        p = rules.play(p, rules.parse_move(p, token))
-    status = rules.status(final, history)
+    line = api.replay(rules, fen, moves)
+    pos, final = line.start, line.final
+    turns = turns_of_line(rules, line)
+    status = rules.status(final, line.history)
     result = status["result"] if status["over"] and not rules.mid_turn(final) else "*"
     head = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?",
             "Black": "?", "Result": result}

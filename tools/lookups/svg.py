@@ -1,7 +1,8 @@
 """Board pictures as SVG, for every board shape of every variant.
 
 Squares that a board does not have (the corners of symmetric-monster's
-ranks 0 and 9) are simply not drawn.  Pieces are discs with their letter:
+ranks 0 and 9) are simply not drawn.  Every square and every piece carries
+its square name (``data-square``), so a page can tell which one was clicked.  Pieces are discs with their letter:
 light discs for White, dark discs for Black; a double-piece gets a second
 ring.  Moves are drawn as arrows, optionally numbered (the halves of a
 turn), in any colour; a drop is a dashed circle on its square.
@@ -137,7 +138,8 @@ def position_svg(rules, pos, arrows=(), title: str | None = None, caption: bool 
     for sq in g.squares:
         x, y = xy(sq)
         fill = LIGHT if g.is_light(sq) else DARK
-        out.append(f'<rect x="{x}" y="{y}" width="{s}" height="{s}" fill="{fill}"/>')
+        out.append(f'<rect class="square" data-square="{g.name[sq]}" x="{x}" y="{y}" '
+                   f'width="{s}" height="{s}" fill="{fill}"/>')
     # coordinates
     for f in range(g.width):
         x = m + f * s + s / 2
@@ -211,6 +213,6 @@ def svg_for(variant: str, fen=None, moves=None, turn: str | None = None,
             title: str | None = None) -> str:
     """The position after ``moves`` from ``fen`` (default: the start), with ``turn`` as arrows."""
     rules = variants.get(variant)
-    pos, _ = api.replay(rules, fen, moves)
+    pos = api.replay(rules, fen, moves).final
     arrows = turn_arrows(rules, pos, turn) if turn else []
     return position_svg(rules, pos, arrows, title=title)

@@ -12,14 +12,17 @@ that variant's mutants (``chess``, ``double_move``, ...), ``common`` the
 pieces several share, and ``kill`` the run that plays the cases against
 them (``doublecheck mutants``).  A module registers its classes with the
 ``@mutant`` decorator; ``CATALOGUE`` holds every registered mutant once all
-variant modules are imported, which importing this package does.
+variant modules are imported, which importing this package does.  Each
+class's docstring says why someone would write that mistake.
 
-The catalogue is documented in docs/mutants.md.
+The catalogue tables of docs/mutants.md are written from these entries by
+``doublecheck generate``.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 import pkgutil
 from dataclasses import dataclass
 
@@ -41,6 +44,11 @@ class Mutant:
 
     def witness_request(self) -> dict:
         return {**self.witness, "variant": self.variant}
+
+    @property
+    def why(self) -> str:
+        """Why someone writes this mistake: the docstring of the mutant's own class."""
+        return " ".join(inspect.cleandoc(self.cls.__dict__.get("__doc__") or "").split())
 
 
 CATALOGUE: dict[str, Mutant] = {}

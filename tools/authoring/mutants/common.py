@@ -1,7 +1,7 @@
 """Pieces several variants' mutants share."""
 
-from doublecheck.oracle.chess import Chess
-from doublecheck.oracle.position import WHITE
+from doublecheck.oracle.chess import Chess, game_over, not_over
+from doublecheck.oracle.position import WHITE, other
 
 
 def gives_check(rules, pos, move) -> bool:
@@ -95,3 +95,96 @@ class CountsBetweenMixin:
 
     def status(self, pos, history=()):
         return super().status(pos, tuple(history) + tuple(getattr(self, "between", ())))
+
+
+# --- position identity (repetition): one component left out of the key ------------
+
+class SideBlindIdentityMixin:
+    """Repetition compares positions without the side to move."""
+
+    def identity(self, pos):
+        return (pos.board, pos.castling, self.legal_ep(pos), pos.state)
+
+
+class RightsBlindIdentityMixin:
+    """Repetition compares positions without the castling rights."""
+
+    def identity(self, pos):
+        return (pos.board, pos.turn, self.legal_ep(pos), pos.state)
+
+
+class EnPassantBlindIdentityMixin:
+    """Repetition compares positions without the en passant target, legal or not."""
+
+    def identity(self, pos):
+        return (pos.board, pos.turn, pos.castling, pos.state)
+
+
+# --- game end: a special move left out of (or let into) the 'any legal move?' test --
+
+class GameEndWithoutEnPassantMixin:
+    """Checkmate and stalemate are judged as if en passant captures did not exist."""
+
+    def status(self, pos, history=()):
+        result = super().status(pos, history)
+        if result["over"] or self.mid_turn(pos):
+            return result
+        if all(m.en_passant for m in self.legal_moves(pos)):
+            return (game_over("checkmate", winner=other(pos.turn)) if self.in_check(pos)
+                    else game_over("stalemate"))
+        return result
+
+
+class GameEndCastlingUncheckedMixin:
+    """The end-of-game test counts a castling whose squares are empty, without its attack tests."""
+
+    def status(self, pos, history=()):
+        result = super().status(pos, history)
+        if result["reason"] not in ("checkmate", "stalemate"):
+            return result
+        board = pos.board
+        king, rook = ("K", "R") if pos.turn == WHITE else ("k", "r")
+        for rule in self.castle_rules:
+            if (rule.color == pos.turn and rule.rook_from in pos.castling and board[rule.king_from] == king
+                    and board[rule.rook_from] == rook and self.castling_path_clear(board, rule)):
+                return not_over()
+        return result
+
+
+# --- two-move turns: what the first move did, undone or misjudged at the turn's end --
+
+class KingReturnKeepsRightsMixin:
+    """A king that steps out and back home within one turn keeps its side's castling rights
+    (rights cleared at the end of the turn only for a king found away from home)."""
+
+    def parse_fen(self, text):
+        self.kept = frozenset()
+        return super().parse_fen(text)
+
+    def play(self, pos, move):
+        starts_turn = not self.mid_turn(pos)
+        if starts_turn:
+            self.kept = frozenset()
+            piece = pos.board[move.frm] if move.frm is not None else None
+            if piece in ("K", "k") and move.castle is None:
+                self.kept = pos.castling & self.rights_of[pos.turn]
+        after = super().play(pos, move)
+        if not starts_turn and self.kept:      # the move that ends the turn
+            king, rook = ("K", "R") if pos.turn == WHITE else ("k", "r")
+            home = self.castle_by_rook[next(iter(self.kept))].king_from
+            if after.board[home] == king:
+                after = after.replace(castling=after.castling | {sq for sq in self.kept if after.board[sq] == rook})
+            self.kept = frozenset()
+        return after
+
+
+# --- FEN output: a field written for one colour only -------------------------------
+
+class TargetNotWrittenMixin:
+    """The FEN writer tests whether an en passant capture is possible only for one side to move,
+    so the targets the other side's double steps leave are never written (``left_by``)."""
+
+    left_by = WHITE
+
+    def fen(self, pos):
+        return super().fen(pos.replace(ep=None) if pos.turn == other(self.left_by) else pos)

@@ -19,8 +19,9 @@ from doublecheck.authoring.mutants import CATALOGUE, Mutant
 from doublecheck.casefiles import CASES_NOT_FOUND, DataError, check_cases_dir, load_cases
 from doublecheck.harness.compare import compare
 from doublecheck.harness.engines import AdapterEngine
-from doublecheck.oracle import api
-from doublecheck.oracle.errors import UNKNOWN_VARIANT, RulesError
+from doublecheck.harness.runner import expected_nodes
+from doublecheck.oracle import api, variants
+from doublecheck.progress import Progress
 
 DEFAULT_MAX_NODES = 20_000   # perft cases expecting more nodes are skipped
 KILLERS_SHOWN = 3            # a mutant's run stops after this many killing cases
@@ -67,11 +68,6 @@ def engine_for(m: Mutant, oracle: bool = False) -> AdapterEngine:
     rules = None if oracle else m.rules()
     name = "oracle" if oracle else m.name
     return AdapterEngine(RulesAdapter(rules, name, m.variant), name)
-
-
-def expected_nodes(case) -> int:
-    """What a case costs to answer, roughly: the perft nodes it expects (0 for other ops)."""
-    return case.expect.get("nodes", sum(case.expect.get("divide", {}).values()))
 
 
 def schedule(cases, m: Mutant, max_nodes=DEFAULT_MAX_NODES):
@@ -142,9 +138,8 @@ def counts(outcomes) -> str:
 
 def mutants_command(args) -> int:
     """``doublecheck mutants`` (options: see the CLI); returns the exit status."""
-    if args.variant is not None and args.variant not in api.VARIANTS:
-        raise RulesError(UNKNOWN_VARIANT, f"unknown variant {args.variant!r}; "
-                                          f"known: {', '.join(api.VARIANTS)}")
+    if args.variant is not None:
+        variants.get(args.variant)  # RulesError unknown-variant, naming the known ones
     if args.mutant is not None and args.mutant not in CATALOGUE:
         raise DataError("unknown-mutant", f"unknown mutant {args.mutant!r}; "
                                           f"'--list' shows the {len(CATALOGUE)} known ones")
@@ -170,12 +165,17 @@ def mutants_command(args) -> int:
     max_nodes = args.max_nodes or None
     start = time.perf_counter()
     outcomes = []
+    quiet = getattr(args, "quiet", False)
     try:
-        for m in chosen:
-            outcomes.append(run_mutant(m, cases, max_nodes))
-            if not args.json:
-                print(f"  {m.name}: {'killed' if outcomes[-1].killed else 'SURVIVED'} "
-                      f"({outcomes[-1].ran} cases, {outcomes[-1].seconds:.1f}s)", file=sys.stderr)
+        with Progress("doublecheck mutants", len(chosen), "mutants", "survived",
+                      quiet=quiet) as progress:
+            for m in chosen:
+                progress.start(m.name)
+                outcomes.append(run_mutant(m, cases, max_nodes))
+                progress.finish(m.name, bad=not outcomes[-1].killed)
+                if not args.json and not quiet:
+                    progress.note(f"  {m.name}: {'killed' if outcomes[-1].killed else 'SURVIVED'} "
+                                  f"({outcomes[-1].ran} cases, {outcomes[-1].seconds:.1f}s)")
     except KeyboardInterrupt:
         print(f"doublecheck mutants: interrupted after {len(outcomes)} of {len(chosen)} mutants",
               file=sys.stderr)
