@@ -80,51 +80,104 @@ def test_single_square_view_for_callers_that_show_one():
 
 # ------------------------------------------------------------------ reasons
 
-def test_why_turn_ends():
+def test_turn_end_names_the_rule():
     b, c = variants.get("marseillais"), variants.get("marseillais-classic")
 
     def why(rules, fen, text, moves=()):
-        pos, _ = api.replay(rules, fen, list(moves))
-        return rules.why_turn_ends(pos, rules.parse_move(pos, text))
+        pos = api.replay(rules, fen, list(moves)).final
+        return rules.turn_end(pos, rules.parse_move(pos, text))
 
     assert why(b, None, "e2e4") == ("M2", "White's first turn is a single move in balanced Marseillais")
-    assert why(c, None, "e2e4") == (None, None)
+    assert why(c, None, "e2e4") is None
     assert why(b, ROOK, "a1a8")[0] == "M3"
     assert why(b, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 2", "a1a8") == ("M3", "it gives checkmate")
     assert why(b, STUCK, "h5h6")[0] == "M5"
     assert why(b, ROOK, "a1a2", ["e1d1"])[0] == "M1"
 
 
-def test_move_two_owed_and_refusals():
-    rules = variants.get("marseillais")
-    pos, _ = api.replay(rules, ROOK, ["e1d1"])
-    rule, sentence = rules.move_two_owed(pos)
-    assert rule == "M1" and "(14 are possible)" in sentence
-    assert rules.move_two_owed(rules.parse_fen(ROOK)) is None
-    pos, _ = api.replay(rules, ALKHINE_START, ["c2c4,e2e4", "e8d8"])
-    assert rules.why_refused(pos, "d4e3")[0] == "M4"
-    assert rules.why_refused(pos, "d4d2") is None          # not about en passant
-    pos, _ = api.replay(rules, STUCK, ["h5h6"])
-    assert rules.why_refused(pos, "a1b1")[0] == "M5"
-
-
 ALKHINE_START = "4k3/8/8/8/1p1p4/8/2P1P3/4K3 w - - 0 2"
 
 
 @pytest.mark.parametrize("moves, words", [
-    (["e8d8,d4e3"], "only when move one took en passant"),
-    (["e8d8,d8e8", "e1d1,d1e1", "d4e3"], "is not an en passant target now"),
+    (["e8d8,d4e3"], "only after an en passant move one"),
+    (["e8d8,d8e8", "e1d1,d1e1", "d4e3"], "in White's last turn"),
+    (["h5h6", "a1b1"], "no move may follow"),
 ])
-def test_refused_en_passant_says_why(moves, words):
+def test_refusal_messages_say_why(moves, words):
+    fen = STUCK if moves[0] == "h5h6" else ALKHINE_START
+    played = moves if moves[0] == "h5h6" else ["c2c4,e2e4"] + moves
     with pytest.raises(RulesError) as e:
-        api.handle({"op": "play", "variant": "marseillais", "fen": ALKHINE_START,
-                    "moves": ["c2c4,e2e4"] + moves})
-    assert e.value.code == "illegal-move" and words in e.value.message and "(M4)" in e.value.message
+        api.handle({"op": "play", "variant": "marseillais", "fen": fen, "moves": played})
+    rule = "M5" if moves[0] == "h5h6" else "M4"
+    assert e.value.code == "illegal-move" and words in e.value.message and f"({rule})" in e.value.message
+
+
+# ------------------------------------------------------------------ explain and show
+# Each refusal the Marseillais turn machine makes, as `doublecheck explain` reports it:
+# the rule that decides (and the ones cited with it) and the concrete reason.
+
+EXPLAINED = [
+    # (fen, moves played first, move or turn asked, rule ids cited, words of the reason)
+    (ROOK, None, {"turn": "Ra8+,Ke2"}, ["M3", "M1"], "the move one Ra8+ gives check, which ends the turn"),
+    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 2", None, {"turn": "Ra8#,Kf1"}, ["M3", "M1"], "gives checkmate"),
+    ("4k3/8/8/8/4N3/8/8/K3R3 w - - 0 2", None, {"turn": "Nc3,Kb1"}, ["M3", "M1"], "Nc3+ gives check"),
+    (STUCK, None, {"turn": "h6,Kb1"}, ["M5", "M5.1"], "White has no legal move two"),
+    (STUCK, "h5h6", {"move": "Kb1"}, ["M5", "M5.1"], "left no legal move two"),
+    (ROOK, None, {"turn": "Ra2,Rb2,Rc2"}, ["M1"], "Rb2 was move two, and a turn has at most two moves"),
+    (ROOK, None, {"turn": "Ra2"}, ["M1"], "a move two is compulsory (19 are possible)"),
+    (ALEKHINE, None, {"turn": "Kd7,dxe3"}, ["M4"], "the move one Kd7 took nothing en passant"),
+    (ALKHINE_START, "c2c4,e2e4 e8d8,d8e8 e1d1,d1e1", {"move": "dxe3"}, ["M4"],
+     "the double step e2e4 left the target e3 for the turn right after it only; that turn has passed"),
+    (ALEKHINE, "e8d7,d7c7 e1d2,d2d1", {"move": "dxe3"}, ["M4"],
+     "e3 is not an en passant target now: the white pawn on e4 did not step there with a double "
+     "step in White's last turn"),
+    ("4k3/8/8/8/3p4/8/4P3/4K3 w - - 0 2", "e2e4,e1d2 e8d7,d7c7 d2d1,d1e1", {"move": "dxe3"}, ["M4"],
+     "the double step e2e4 left the target e3 for the turn right after it only"),
+    ("4k3/8/8/8/8/8/r7/4K3 w - - 0 2", None, {"turn": "Kd1,Kd2"}, ["M3"],
+     "d2 is attacked by the rook on a2; each move of a turn must leave the own king safe on its own"),
+    ("4k3/8/8/8/1b6/8/8/4K2R w - - 0 2", None, {"turn": "Rh2,Kf1"}, ["M3"],
+     "still be in check from the bishop on b4; a side in check at the start of its turn must answer"),
+    (ROOK, None, {"move": "Ra8+,"}, ["M8", "M3"], "Ra8+ ends the turn (it gives check)"),
+    (STUCK, None, {"move": "h6,"}, ["M8", "M5"], "h6 ends the turn (no legal move two"),
+    (ROOK, None, {"turn": "Ra2,Rb2,"}, ["M8"], "the trailing comma says the turn goes on"),
+]
+
+
+@pytest.mark.parametrize("fen, moves, asked, rules, words", EXPLAINED)
+def test_explain_cites_the_m_rulings(fen, moves, asked, rules, words):
+    for form in FORMS:
+        result = explain(form, fen=fen, moves=moves.split() if moves else None, **asked)
+        assert result["legal"] is False and result["rules"] == rules, (form, result["reason"])
+        assert words in result["reason"], result["reason"]
+
+
+def test_explain_the_balanced_opening():
+    for asked in ({"turn": "e4,d4"}, {"move": "e4,"}):
+        result = explain("marseillais", **asked)
+        assert result["legal"] is False and "M2" in result["rules"], result["reason"]
+        assert "White's first turn is" in result["reason"]
+    assert explain("marseillais-classic", turn="e4,d4")["legal"]
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_show_lists_targets_and_the_pending_square(form):
+    text = show(form, fen=ALEKHINE, ascii_only=True)
+    assert "En passant: c3,e3" in text and "En passant targets for Black's turn: c3 and e3 (M4)." in text
+    text = show(form, fen=ALEKHINE, moves=["bxc3,"], ascii_only=True)
+    assert "En passant: e3" in text and "Open to move two after the en passant move one: e3 (M4)." in text
+    text = show(form, fen=ALKHINE_START, moves=["e4,"], ascii_only=True)
+    assert "En passant: e3" in text
+    assert "Pending: e3, passed over by White's double step on move one" in text
+    text = show(form, fen=STUCK, moves=["h6"], ascii_only=True)
+    assert "left no legal move two: the game ended there, drawn by stalemate (M5; field 7: m)." in text
+    assert "by stalemate" in text.splitlines()[-1]
+    if form == "marseillais":
+        assert "White's first turn is a single move (M2)." in show(form, ascii_only=True)
 
 
 def test_m5_position_is_over_and_no_longer_mid_turn():
     rules = variants.get("marseillais")
-    pos, _ = api.replay(rules, STUCK, ["h5h6"])
+    pos = api.replay(rules, STUCK, ["h5h6"]).final
     assert rules.fen(pos).endswith(" m") and not rules.mid_turn(pos)
     assert rules.status(pos)["reason"] == "stalemate" and rules.turns(pos) == []
 

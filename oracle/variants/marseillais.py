@@ -1,48 +1,27 @@
-"""Marseillais chess, the historical two-move family (rulings G1-G9, M1-M8).
+"""Marseillais chess, the historical two-move family: ``marseillais`` (balanced) and
+``marseillais-classic``, which differ in one setting, ``white_opens_with_one_move``.
 
-FIDE chess in which a side plays two moves a turn.  The two family members
-differ in one setting, how White's first turn is played (M2):
+The rules are stated in the catalogue (cases/rules/marseillais.json, which also
+names the general rulings and FIDE articles both forms keep; ``doublecheck rules
+ID`` prints one); the ids mark where each acts here:
 
-- ``marseillais`` (balanced): White's first turn is ONE move, then every
-  turn is two: W, BB, WW, BB, ...  A turn boundary with White to move and
-  fullmove number 1 is that one-move turn.
-- ``marseillais-classic``: every turn is two moves, White's first included.
-
-The turn machine (how it differs from double-move-anul):
-
-- M1  A turn is two moves, by one piece or two; castling is one move.  A
-      capture does NOT end the turn.
-- M3  A move one that gives check (discovered check and mate included) ends
-      the turn.  Each move must leave the mover's king safe on its own; a
-      side in check answers it with move one.
-- M4  A double step made on either move of a turn leaves a target for the
-      opponent's next turn, while its pawn still stands where the step put it
-      and the square passed over is empty.  Move one of that turn may take en
-      passant on any target; move two only on the other target, and only
-      after move one took en passant itself (the Alekhine rule).  Every target
-      expires when that turn ends.
-- M5  A move one without check that leaves no legal move two ends the game
-      at once: a stalemate draw.  That move is a whole turn; the position
-      stays as it is between the two moves (field 7 ``m``) and has no
-      children.
-- M6  The game end is judged at turn boundaries (plus M5): mate is check
-      with no legal move one, stalemate no legal move one without check.
-
-FEN (M7): field 7 is ``-`` at a turn boundary and ``m`` between the two
-moves.  Field 4 lists up to two en passant squares in file order (``b6,d6``).
-At a turn boundary these are the live targets of the side to move (on the
-opponent's third rank); between the two moves they are (a) the other target,
-still open to move two after an en passant move one (opponent's third rank),
-or (b) the square passed over by a double step that move one made (the
-mover's own third rank), pending for the opponent's next turn.  In a
-position, ``pos.ep`` is that frozenset of squares (never None); the other
-variants keep a single square there.
+- M1: two moves a turn, by one piece or two; a capture does not end the turn
+- M2: White's first turn is one move in the balanced form, two in the classic form
+- M3: a checking move one ends the turn; each move keeps the own king safe on its own
+- M4: double steps on either move leave targets; the Alekhine rule for move two
+- M5, M5.1: no legal move two after a move one is a stalemate; nothing follows it
+- M6: the game end is judged at turn boundaries (and after an M5 move one)
+- M7, M7.1, M7.2: FEN field 7 and a field 4 of up to two squares (``Position.ep``
+  is a frozenset of squares here, read and written by ``parse_ep_field`` and
+  ``format_ep_field``)
+- M8: a trailing comma on a move that ends the turn is refused
 """
 
 from doublecheck.oracle import fen as fen_io
-from doublecheck.oracle import notation
+from doublecheck.oracle import explain, notation
 from doublecheck.oracle.chess import Chess
-from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError
+from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
+from doublecheck.oracle.explain import Refusal
 from doublecheck.oracle.position import BLACK, WHITE, Move, Position, other
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, side_name
 
@@ -213,7 +192,7 @@ class Marseillais(Chess):
         names = text.split(",")
         squares = [fen_io.parse_ep_square(self, name) if name != "-" else None for name in names]
         if None in squares or len(squares) > MOST_TARGETS or len(set(squares)) != len(squares):
-            raise bad_fen(f"en passant field {text!r} must be '-' or one or two different squares "
+            raise bad_fen(f"en passant field {quote(text)} must be '-' or one or two different squares "
                           f"joined by a comma (b6,d6)")
         return frozenset(squares)
 
@@ -269,27 +248,25 @@ class Marseillais(Chess):
 
     def parse_move(self, pos, text):
         """The legal move ``text`` names.  A trailing comma (``e2e4,``) says the turn
-        goes on; it is refused on a move that ends the turn (M8)."""
+        goes on; it is refused on a move that ends the turn (M8).  A refusal for a
+        reason of the turn structure (M4, M5) says so, in the words ``explain`` uses."""
         try:
             move = notation.parse_move(self, pos, text)
         except RulesError as e:
-            reason = self.why_refused(pos, text) if e.code == ILLEGAL_MOVE else None
-            if reason is None:
+            found = explain.why(self, pos, text, explain.Asked()) if e.code == ILLEGAL_MOVE else None
+            if found is None or found.rule not in ("M4", "M5"):
                 raise
-            raise RulesError(ILLEGAL_MOVE, f"{e.message}: {reason[1]} ({reason[0]})") from None
+            raise RulesError(ILLEGAL_MOVE, f"{e.message}: {found.detail} ({found.rule})") from None
         if text.strip().endswith(","):
-            rule, why = self.why_turn_ends(pos, move)
-            if why is not None:
-                raise RulesError(ILLEGAL_MOVE, f"{text.strip()!r}: {self.move_text(pos, move)} ends "
-                                               f"the turn ({why}, {rule}), so no move may follow it")
+            ended = self.turn_end(pos, move)
+            if ended is not None:
+                rule, why = ended
+                raise RulesError(ILLEGAL_MOVE, f"{quote(text.strip())}: {self.move_text(pos, move)} "
+                                               f"ends the turn ({why}, {rule}), so no move may follow it")
         return move
 
-    # --------------------------------------- reasons, for messages and explain
-    # Each answers (rule id, sentence): why a turn ends, why a move text is refused
-    # for a reason of the turn structure, why a turn is not complete yet.
-
-    def why_turn_ends(self, pos, move):
-        """(rule id, reason) when ``move`` ends the turn, else (None, None)."""
+    def turn_end(self, pos, move):
+        """(rule id, reason) when ``move`` ends the turn, else None."""
         if pos.state == MID_TURN:
             return "M1", "it is move two, and a turn has at most two moves"
         if self.one_move_turn(pos):
@@ -299,47 +276,150 @@ class Marseillais(Chess):
             return "M3", "it gives checkmate" if mate else "it gives check"
         if not self.has_legal_move(self.after_move_one(pos, move)):
             return "M5", "no legal move two exists after it, which ends the game as a stalemate"
-        return None, None
+        return None
 
-    def move_two_owed(self, pos):
-        """(rule id, reason) when the side to move still owes a move two, else None."""
-        if not self.mid_turn(pos):
+    def m5_over(self, pos) -> bool:
+        """Is pos the end of an M5 turn: field 7 ``m`` and no legal move two?"""
+        return pos.state == MID_TURN and not self.has_legal_move(pos)
+
+    # ------------------------------------------------------ explaining refusals
+    # The hooks documented on Chess; each reason cites the M ruling that decides.
+
+    rule_ids = {**Chess.rule_ids, "turn": "M1", "comma": "M8", "en-passant": "M4",
+                "en-passant-unended": "M4", "king-safety": "M3"}
+    continuing_move = "move two"
+    unended_move = "was move one of a two-move turn"
+
+    def why_no_move(self, pos, asked):
+        """M5, M5.1: after a move one with no legal move two the game is over."""
+        if not self.m5_over(pos):
             return None
+        return Refusal(f"{side_name(pos.turn)} played a move one that left no legal move two, so "
+                       f"the game ended there, drawn by stalemate; no move may follow", "M5",
+                       also=["M5.1"])
+
+    def why_refused(self, pos, move, asked):
+        """M8: a trailing comma on a move that ends the turn (the reason it ends, cited too)."""
+        if not asked.comma:
+            return None
+        ended = self.turn_end(pos, move)
+        if ended is None:
+            return None
+        rule, why = ended
+        return Refusal(f"{self.san(pos, move).rstrip(',')} ends the turn ({why}), so the trailing "
+                       f"comma, which says another move of this turn follows, is wrong", "M8",
+                       also=[rule])
+
+    def why_turn_over(self, pos, move, played):
+        """Why no move follows ``move`` in its turn: move two (M1), the balanced opening
+        (M2), a checking move one (M3) or no legal move two (M5)."""
+        san = self.san(pos, move).rstrip(",")
+        if played >= 2 or pos.state == MID_TURN:
+            return Refusal(f"no further move is allowed: {san} was move two, and a turn has at "
+                           f"most two moves", "M1")
+        rule, why = self.turn_end(pos, move)
+        if rule == "M2":
+            return Refusal(f"second move not allowed: White's first turn is the single move {san} "
+                           f"in balanced Marseillais", "M2", also=["M1"])
+        if rule == "M3":
+            return Refusal(f"second move not allowed: the move one {san} {why[3:]}, which ends the "
+                           f"turn", "M3", also=["M1"])
+        return Refusal(f"second move not allowed: after {san} {side_name(pos.turn)} has no legal "
+                       f"move two, so the game ended at once, drawn by stalemate", "M5",
+                       also=["M5.1"])
+
+    def why_incomplete(self, pos, last):
+        """M1: after a move one that gives no check, move two is compulsory."""
         n = len(self.legal_moves(pos))
-        return "M1", (f"after a move one that gives no check a move two is compulsory "
-                      f"({n} {'is' if n == 1 else 'are'} possible); nobody may pass")
+        return Refusal(f"after the move one {last}, which gives no check, a move two is compulsory "
+                       f"({n} {'is' if n == 1 else 'are'} possible); nobody may pass", "M1")
 
-    def why_refused(self, pos, text):
-        """(rule id, reason) when the turn structure is why ``text`` is not a legal
-        move here, else None: any move after an M5 move one (M5), a pawn capture onto
-        an empty square behind an enemy pawn that is no open target (M4)."""
-        try:
-            wanted = notation.read_text(self, text.strip().rstrip(","))
-        except RulesError:
-            return None
-        if pos.state == MID_TURN and not self.has_legal_move(pos):
-            return "M5", "no legal move two exists, so the game ended in stalemate after move one"
-        to = wanted.to
-        pawn_text = wanted.kind == "coordinates" or (wanted.kind == "san" and wanted.letter == "P")
-        if not pawn_text:
-            return None
-        g = self.geometry
-        mover_pawn = "P" if pos.turn == WHITE else "p"
-        pawns = [sq for sq in self.pawn_hit_from[pos.turn][to] if pos.board[sq] == mover_pawn
-                 and (wanted.frm is None or wanted.frm == sq)]
-        if not pawns or pos.board[to] is not None or g.rank[to] != self.passed_rank[other(pos.turn)]:
-            return None
-        victim = g.square(g.file[to], g.rank[to] - self.forward[pos.turn])
-        if pos.board[victim] != ("p" if pos.turn == WHITE else "P"):
-            return None
-        if to in self.open_targets(pos):
-            return None       # open: refused for some other reason (a pin, say)
+    def king_safety_rule(self, pos, asked):
+        """M3: each move keeps the own king safe on its own; a check is answered by move one."""
+        if pos.state == MID_TURN or asked.index > 0:
+            return "M3", "each move of a turn must leave the own king safe on its own"
+        if self.in_check(pos):
+            return "M3", "a side in check at the start of its turn must answer it with move one"
+        return "M3", "each move must leave the own king safe; move two cannot repair move one"
+
+    def why_no_en_passant(self, pos, frm, to, asked):
+        """M4: a pawn moving diagonally onto an empty square behind an enemy pawn: which
+        condition of the Marseillais en passant rule fails."""
+        g, me = self.geometry, pos.turn
+        victim = g.square(g.file[to], g.rank[frm])
+        if pos.board[victim] != ("p" if me == WHITE else "P"):
+            return explain.en_passant(self, pos, frm, to, asked)   # nothing to take: FIDE 3.7.3
+        t, v = g.name[to], g.name[victim]
+        them = side_name(other(me))
         if pos.state == MID_TURN:
-            return ("M4", "move two may take en passant only when move one took en passant, and "
-                          "then only on the other target")
-        return ("M4", f"{g.name[to]} is not an en passant target now: only a double step of the "
-                      f"opponent's last turn leaves one, while its pawn stays put and the square it "
-                      f"passed over stays empty")
+            first = asked.steps[-1] if asked.steps and asked.steps[-1].pos.turn == me else None
+            if first is not None and not first.move.en_passant:
+                return explain.refusal_for(
+                    self, "en-passant", f"move two may take en passant only after an en passant "
+                    f"move one, and the move one {self.san(first.pos, first.move).rstrip(',')} took "
+                    f"nothing en passant")
+            return explain.refusal_for(
+                self, "en-passant", f"move two may take en passant only after an en passant move "
+                f"one, and then only on the other target; {t} is not open to it")
+        step = explain.double_step_to(self, asked.steps, victim)
+        if step is not None and not self.in_last_turn(asked.steps, step):
+            text = self.move_text(step.pos, step.move).rstrip(",")
+            return explain.refusal_for(
+                self, "en-passant", f"the double step {text} left the target {t} for the turn right "
+                f"after it only; that turn has passed, and every target expires when it ends")
+        return explain.refusal_for(
+            self, "en-passant", f"{t} is not an en passant target now: the {them.lower()} pawn on "
+            f"{v} did not step there with a double step in {them}'s last turn")
+
+    @staticmethod
+    def in_last_turn(steps, step) -> bool:
+        """Is ``step`` one of the moves of the last turn of ``steps``?"""
+        for s in reversed(steps):
+            if s.pos.turn != step.pos.turn:
+                return False
+            if s is step:
+                return True
+        return False
+
+    def game_over_note(self, pos, status):
+        if self.m5_over(pos):
+            return "the game is already over: a move one with no legal move two ended it, drawn " \
+                   "by stalemate (M5)"
+        return super().game_over_note(pos, status)
+
+    def state_sentences(self, pos):
+        """Field 7 and field 4 in words: the turn so far, the targets and the pending square."""
+        g = self.geometry
+        who, them = side_name(pos.turn), side_name(other(pos.turn))
+
+        def squares(found):
+            return " and ".join(g.name[t] for t in sorted(found, key=g.file.__getitem__))
+
+        opened = self.open_targets(pos)
+        if self.m5_over(pos):
+            return [f"{who} has played a move one that left no legal move two: the game ended "
+                    f"there, drawn by stalemate (M5; field 7: m)."]
+        if pos.state == MID_TURN:
+            out = [f"{who} has played move one and owes move two (field 7: m)."]
+            if opened:
+                out.append(f"Open to move two after the en passant move one: {squares(opened)} "
+                           f"(M4).")
+            pending = [t for t in pos.ep if t not in opened]
+            if pending:
+                out.append(f"Pending: {squares(pending)}, passed over by {who}'s double step on "
+                           f"move one; it becomes {them}'s target if that pawn stays and the "
+                           f"square stays empty until the turn ends (M4).")
+            return out
+        out = ["At a turn boundary (field 7: -)."]
+        if self.one_move_turn(pos):
+            out.append("White's first turn is a single move (M2).")
+        if opened:
+            usable = set(self.usable_targets(pos))
+            line = f"En passant targets for {who}'s turn: {squares(opened)} (M4)"
+            if usable != set(opened):
+                line += (f"; taken by no legal continuation: {squares(set(opened) - usable)}")
+            out.append(line + ".")
+        return out
 
 
 class MarseillaisClassic(Marseillais):

@@ -20,23 +20,28 @@ ALEKHINE = "4k3/8/8/8/1pPpP3/8/8/4K3 b - c3,e3 0 2"
 STUCK = "7k/7p/8/7P/8/1q6/8/K7 w - - 0 2"
 
 
+def of_form(mixin, base, suffix):
+    """The mutant class of one form: the mixin on the form's rules, with the mixin's
+    docstring (why someone writes the mistake, docs/mutants.md) as its own."""
+    return type(mixin.__name__ + suffix, (mixin, base), {"__doc__": mixin.__doc__})
+
+
 def both(slug, rule, description, witness):
     """Register a mixin as a mutant of each form (``<form>/<slug>``)."""
     def register(mixin):
         for base in (Marseillais, MarseillaisClassic):
-            mutant(slug, rule, description, witness)(type(mixin.__name__ + base.__name__, (mixin, base), {}))
+            mutant(slug, rule, description, witness)(of_form(mixin, base, base.__name__))
         return mixin
     return register
 
 
 def balanced(slug, rule, description, witness):
-    return lambda mixin: mutant(slug, rule, description, witness)(
-        type(mixin.__name__ + "Balanced", (mixin, Marseillais), {}))
+    return lambda mixin: mutant(slug, rule, description, witness)(of_form(mixin, Marseillais, "Balanced"))
 
 
 def classic(slug, rule, description, witness):
     return lambda mixin: mutant(slug, rule, description, witness)(
-        type(mixin.__name__ + "Classic", (mixin, MarseillaisClassic), {}))
+        of_form(mixin, MarseillaisClassic, "Classic"))
 
 
 # ------------------------------------------------------------------ the turn
@@ -45,6 +50,9 @@ def classic(slug, rule, description, witness):
       "a capture on move one ends the turn, as in double-move-anul",
       {"op": "play", "fen": CAPTURE, "moves": ["a1a2"]})
 class CaptureBrakes:
+    """double-move-anul, the variant seed 002 describes, ends the turn on a capture, and a
+    site that grew from it keeps the brake"""
+
     def move_one_ends_turn(self, pos, move):
         capture = move.en_passant or (move.castle is None and pos.board[move.to] is not None)
         return capture or super().move_one_ends_turn(pos, move)
@@ -54,6 +62,8 @@ class CaptureBrakes:
       "castling ends the turn, as if it were two moves (king and rook)",
       {"op": "play", "fen": "4k3/8/8/8/8/8/8/4K2R w K - 0 2", "moves": ["e1g1"]})
 class CastlingBrakes:
+    """castling moves two pieces, so it is taken for both moves of the turn"""
+
     def move_one_ends_turn(self, pos, move):
         return move.castle is not None or super().move_one_ends_turn(pos, move)
 
@@ -62,6 +72,8 @@ class CastlingBrakes:
           "White's first turn has two moves in the balanced form (the classic rule)",
           {"op": "play", "moves": ["e2e4"]})
 class ClassicOpening:
+    """the historical classic rules, and most two-move engines, let White play two moves from the start"""
+
     white_opens_with_one_move = False
 
 
@@ -69,6 +81,8 @@ class ClassicOpening:
           "every side's turn at fullmove 1 is one move, Black's first turn included",
           {"op": "play", "moves": ["e2e4", "e7e5"]})
 class BlackOpensWithOneMoveToo:
+    """the balance rule coded as 'the first turn of each side is one move', a symmetry that sounds fair"""
+
     def one_move_turn(self, pos):
         return pos.fullmove == 1 and pos.state != MID_TURN
 
@@ -77,6 +91,9 @@ class BlackOpensWithOneMoveToo:
          "White's first turn is one move in the classic form (the balanced rule)",
          {"op": "play", "moves": ["e2e4"]})
 class BalancedOpening:
+    """the balanced form, the one played in tournaments since 1990, is the better known,
+    so its opening carries over into the classic one"""
+
     white_opens_with_one_move = True
 
 
@@ -86,6 +103,8 @@ class BalancedOpening:
       "a check on move one does not end the turn",
       {"op": "play", "fen": "4k3/8/8/8/8/8/8/R3K3 w - - 0 2", "moves": ["a1a8"]})
 class CheckNoBrake:
+    """the turn machine counts moves and forgets the check test that ends a turn early"""
+
     def move_one_ends_turn(self, pos, move):
         return self.one_move_turn(pos)
 
@@ -94,6 +113,8 @@ class CheckNoBrake:
       "only a check by the moved piece itself ends the turn, not a discovered one",
       {"op": "play", "fen": "4k3/8/8/8/4N3/8/8/K3R3 w - - 0 2", "moves": ["e4c3"]})
 class DiscoveredCheckNoBrake:
+    """the check test asks only whether the moved piece attacks the king"""
+
     def gives_check(self, pos, move):
         return checks_by_moved_piece(self, pos, move)
 
@@ -102,6 +123,8 @@ class DiscoveredCheckNoBrake:
       "the check test looks at the pawn before it promotes, so a checking promotion does not end the turn",
       {"op": "play", "fen": "4k3/P7/8/8/8/8/8/4K3 w - - 0 2", "moves": ["a7a8q"]})
 class PromotionCheckJudgedAsPawn:
+    """the check test moves the piece as it was, before the promotion replaces it"""
+
     def gives_check(self, pos, move):
         if move.promotion is None:
             return super().gives_check(pos, move)
@@ -112,6 +135,8 @@ class PromotionCheckJudgedAsPawn:
       "a turn that begins in check ends with the move that answers it",
       {"op": "play", "fen": "4k3/8/8/8/1b6/P7/8/4K3 w - - 0 2", "moves": ["e1e2"]})
 class CheckAnswerEndsTurn:
+    """answering a check feels like the whole business of the turn, so the answer is taken to end it"""
+
     def move_one_ends_turn(self, pos, move):
         return self.in_check(pos) or super().move_one_ends_turn(pos, move)
 
@@ -122,6 +147,8 @@ class CheckAnswerEndsTurn:
       "only a double step that ends the turn leaves a target (the double-move-anul rule)",
       {"op": "moves", "fen": EN_PASSANT, "moves": ["e2e4,g1f3"]})
 class MoveOneDoubleStepNoTarget:
+    """double-move-anul's rule (only a double step that ends the turn leaves a target) carried over"""
+
     def after_move_one(self, pos, move):
         half = super().after_move_one(pos, move)
         own = frozenset(t for t in half.ep if self.geometry.rank[t] == self.passed_rank[pos.turn])
@@ -132,6 +159,8 @@ class MoveOneDoubleStepNoTarget:
       "move two may take en passant on a target of the turn's start whatever move one was",
       {"op": "moves", "fen": ALEKHINE, "moves": ["d4d3"]})
 class SecondEnPassantAfterAnyMove:
+    """the targets are kept for the whole turn, and move two may use them as move one could"""
+
     def after_move_one(self, pos, move):
         half = super().after_move_one(pos, move)
         kept = frozenset(t for t in self.open_targets(pos)
@@ -143,6 +172,8 @@ class SecondEnPassantAfterAnyMove:
       "move two never takes en passant: the other target dies with the first capture",
       {"op": "moves", "fen": ALEKHINE, "moves": ["b4c3"]})
 class NoAlekhine:
+    """FIDE's 'en passant only on the very next move' applied to move two"""
+
     def after_move_one(self, pos, move):
         half = super().after_move_one(pos, move)
         return half.replace(ep=frozenset(t for t in half.ep if t not in self.open_targets(pos)))
@@ -152,6 +183,8 @@ class NoAlekhine:
       "one en passant square, as in FIDE chess: a second double step replaces the first target",
       {"op": "moves", "fen": "4k3/8/8/8/1p1p4/8/2P1P3/4K3 w - - 0 2", "moves": ["c2c4,e2e4"]})
 class LatestDoubleStepOnly:
+    """the position keeps one en passant square, as every chess library does"""
+
     def end_turn(self, pos, move):
         after = super().end_turn(pos, move)
         passed = self.passed_square(pos, move)
@@ -164,6 +197,8 @@ class LatestDoubleStepOnly:
       "a target dies when the double step's start square is occupied again (the FIDE FEN check carried over)",
       {"op": "moves", "fen": EN_PASSANT, "moves": ["e2e4,e1e2"]})
 class StartSquareMustBeEmpty:
+    """the FIDE FEN check (the start square of the double step is empty) reused for liveness"""
+
     def live(self, board, target, stepper):
         start = self.pawn_step[other(stepper)][target]
         return super().live(board, target, stepper) and board[start] is None
@@ -175,6 +210,8 @@ class StartSquareMustBeEmpty:
       "a move one with no legal move two passes the turn (the double-move-anul rule) instead of ending the game",
       {"op": "play", "fen": STUCK, "moves": ["h5h6"]})
 class NoSecondMovePasses(GenericTurns):
+    """double-move-anul's answer to a missing second move: the turn simply ends"""
+
     def play(self, pos, move):
         after = super().play(pos, move)
         if after.state == MID_TURN and not self.has_legal_move(after):
@@ -186,6 +223,8 @@ class NoSecondMovePasses(GenericTurns):
       "a move one after which no move two exists is not allowed at all",
       {"op": "moves", "fen": STUCK})
 class NoSecondMoveRefused:
+    """a move one is checked like the first half of a Double Move, which must be completable"""
+
     def legal_moves(self, pos):
         moves = super().legal_moves(pos)
         if pos.state == MID_TURN:
@@ -198,6 +237,8 @@ class NoSecondMoveRefused:
       "a position between the moves with no legal move two is refused as a FEN (G9 of the other variants)",
       {"op": "fen", "fen": "7k/7p/7P/8/8/1q6/8/K7 w - - 0 2 m"})
 class StuckPositionInvalid:
+    """G9's rule for the other two-move variants (a mid-turn position needs a way to finish) applied here"""
+
     def validate(self, pos):
         super().validate(pos)
         if pos.state == MID_TURN and not self.has_legal_move(pos):
@@ -208,6 +249,8 @@ class StuckPositionInvalid:
           "a FEN with White between two moves at fullmove 1 is accepted in the balanced form",
           {"op": "fen", "fen": "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e3 0 1 m"})
 class OpeningMidTurnAccepted:
+    """the FEN reader checks field 7 against the position only, not against the opening rule"""
+
     def validate(self, pos):
         if pos.state == MID_TURN and pos.fullmove == 1:
             return super().validate(pos.replace(fullmove=2))
@@ -220,6 +263,8 @@ class OpeningMidTurnAccepted:
       "FEN field 4 takes one square only, as in FIDE chess",
       {"op": "fen", "fen": ALEKHINE})
 class OneSquareField4:
+    """a chess FEN reader, which takes field 4 as one square"""
+
     def parse_ep_field(self, text):
         if "," in text:
             raise RulesError(INVALID_FEN, f"en passant field {text!r} is not a square")
@@ -230,6 +275,8 @@ class OneSquareField4:
       "field 4 shows only the targets move one can take, leaving out one only move two can take",
       {"op": "fen", "fen": "7k/5b2/8/2pPpP2/8/8/K7/8 w - c6,e6 0 2"})
 class MoveTwoTargetNotWritten:
+    """the writer asks the move list for en passant captures, which shows only move one"""
+
     def usable_targets(self, pos):
         found = {m.to for m in self.legal_moves(pos) if m.en_passant}
         return tuple(sorted(found, key=self.geometry.file.__getitem__))
@@ -239,6 +286,8 @@ class MoveTwoTargetNotWritten:
       "between the moves field 4 leaves out the square of move one's double step (nobody can take it yet)",
       {"op": "play", "fen": EN_PASSANT, "moves": ["e2e4"]})
 class PendingSquareNotWritten:
+    """the writer lists only squares someone can take now; nobody can take the pending one"""
+
     def format_ep_field(self, pos):
         g = self.geometry
         return ",".join(g.name[t] for t in self.usable_targets(pos)) or "-"
@@ -249,6 +298,8 @@ class PendingSquareNotWritten:
       {"op": "status", "fen": "4k3/8/8/8/8/8/4P3/4K1N1 w - - 0 2",
        "moves": ["e2e4,g1f3", "e8d8,d8e8", "f3g1,g1f3", "e8d8,d8e8", "f3g1,g1f3"]})
 class IdentityWithDeadTargets:
+    """repetition keyed on the stored targets, not on the captures they allow"""
+
     def identity(self, pos):
         return (pos.board, pos.turn, pos.castling, pos.ep, pos.state)
 
@@ -259,6 +310,8 @@ class IdentityWithDeadTargets:
        "moves": ["a1a2", "a2a3", "e8d8", "d8e8", "a3a1", "a1a2", "e8d8", "d8e8",
                  "a2a1", "a1a2", "e8d8", "d8e8"]})
 class PositionsBetweenMovesCounted(CountsBetweenMixin):
+    """every position after every move goes into the history, as in chess"""
+
     def as_boundary(self, pos):
         return with_state(pos, BOUNDARY)
 
@@ -267,6 +320,8 @@ class PositionsBetweenMovesCounted(CountsBetweenMixin):
       "the halfmove clock counts turns: two quiet moves in one turn add one",
       {"op": "play", "fen": "4k3/7p/8/8/8/8/8/4K1N1 w - - 0 2", "moves": ["g1f3,f3g5"]})
 class ClockCountsTurns:
+    """the clock is counted per turn, as 'fifty moves' reads in chess"""
+
     def end_turn(self, pos, move):
         after = super().end_turn(pos, move)
         if pos.state == MID_TURN and after.halfmove == pos.halfmove + 1:
