@@ -7,10 +7,12 @@ first turn (fullmove 2), where the two forms agree.
 """
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GenericTurns, checks_as_plain_step,
-                                                  checks_by_moved_piece)
+from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GameEndWithoutEnPassantMixin,
+                                                  GenericTurns, KingReturnKeepsRightsMixin,
+                                                  RightsBlindIdentityMixin, SideBlindIdentityMixin,
+                                                  checks_as_plain_step, checks_by_moved_piece)
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
-from doublecheck.oracle.position import other
+from doublecheck.oracle.position import WHITE, other
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, with_state
 from doublecheck.oracle.variants.marseillais import Marseillais, MarseillaisClassic
 
@@ -327,3 +329,75 @@ class ClockCountsTurns:
         if pos.state == MID_TURN and after.halfmove == pos.halfmove + 1:
             after = after.replace(halfmove=pos.halfmove)
         return after
+
+
+# ------------------------------------------------------------------ the state matrix
+# One wrong implementation per case family of the coverage matrix (identity, game end,
+# castling rights across the two moves, field 4 for each colour).
+
+@both("repetition-ignores-side-to-move", "G3",
+      "repetition compares positions without the side to move",
+      {"op": "status", "fen": "4k1n1/8/8/8/8/8/8/4K1N1 w - - 0 2",
+       "moves": ["g1f3,f3g1", "g8f6,f6g8", "g1f3,f3g1"]})
+class RepetitionIgnoresSideToMove(SideBlindIdentityMixin):
+    """a knight's out-and-back turn brings the board back, and the board is what is compared"""
+
+
+@both("repetition-ignores-castling-rights", "G3",
+      "repetition compares positions without the castling rights",
+      {"op": "status", "fen": "4k2r/8/8/8/8/8/8/4K2R w Kk - 0 2",
+       "moves": ["h1h2,h2h1", "h8h7,h7h8", "e1d1,d1e1", "e8d8,d8e8"]})
+class RepetitionIgnoresCastlingRights(RightsBlindIdentityMixin):
+    """the key is the placement and the side to move; a rook's out-and-back turn shows why
+    that fails"""
+
+
+@both("game-end-without-en-passant", "M6",
+      "checkmate and stalemate are judged as if en passant captures did not exist",
+      {"op": "play", "fen": "k7/2K5/1P6/8/3p4/3P4/4P3/7N w - - 0 2", "moves": ["e2e4,h1g3"]})
+class GameEndWithoutEnPassant(GameEndWithoutEnPassantMixin):
+    """the 'any legal move?' test walks the ordinary move generator, which leaves en passant
+    to a special case"""
+
+
+@both("no-castling-in-a-turn-begun-in-check", "M3",
+      "a side that began its turn in check may not castle with move two, though move one answered the check",
+      {"op": "play", "fen": "k7/8/8/8/1b6/8/8/1N2K2R w K - 0 2", "moves": ["b1d2,e1g1"]})
+class NoCastlingInATurnBegunInCheck(GenericTurns):
+    """"no castling out of check" tied to the turn instead of the move"""
+
+    def parse_fen(self, text):
+        self.began_in_check = False
+        return super().parse_fen(text)
+
+    def play(self, pos, move):
+        if pos.state != MID_TURN:
+            self.began_in_check = self.in_check(pos)
+        return super().play(pos, move)
+
+    def castling_moves(self, pos):   # field 7 read directly: mid_turn asks for the legal moves
+        if pos.state == MID_TURN and getattr(self, "began_in_check", False):
+            return []
+        return super().castling_moves(pos)
+
+
+@both("king-return-keeps-rights", "FIDE-3.8.2.1",
+      "a king that steps out and back home within one turn keeps its side's castling rights",
+      {"op": "play", "fen": "4k2r/8/8/8/8/8/8/4K3 b k - 0 2", "moves": ["e8f8,f8e8"]})
+class KingReturnKeepsRights(GenericTurns, KingReturnKeepsRightsMixin):
+    """rights cleared at the end of the turn for a king found away from home"""
+
+
+@both("black-targets-not-written", "M7",
+      "the FEN writer tests whether an en passant capture is possible only for Black to move, so it never "
+      "writes a target left by Black",
+      {"op": "play", "fen": "4k3/2p1p3/8/3P4/8/8/8/4K3 b - - 0 2", "moves": ["c7c5,e7e5"]})
+class BlackTargetsNotWritten:
+    """the "can it be taken?" test of the writer looks at Black's pawns only"""
+
+    def format_ep_field(self, pos):
+        if pos.turn == WHITE:   # leave out the targets Black's double steps left
+            black = frozenset(t for t in pos.ep if self.geometry.rank[t] == self.passed_rank[other(WHITE)])
+            pos = pos.replace(ep=pos.ep - black)
+        return super().format_ep_field(pos)
+
