@@ -188,3 +188,27 @@ class TargetNotWrittenMixin:
 
     def fen(self, pos):
         return super().fen(pos.replace(ep=None) if pos.turn == other(self.left_by) else pos)
+
+
+class NoCastlingInATurnBegunInCheckMixin:
+    """"No castling out of check" tied to the turn instead of the move: a side that began
+    its turn in check may not castle with a later move of it, though an earlier move
+    answered the check.  ``between_moves`` says whether pos is inside a turn (a variant
+    whose ``mid_turn`` asks for the legal moves answers from its state field instead)."""
+
+    def between_moves(self, pos) -> bool:
+        return self.mid_turn(pos)
+
+    def parse_fen(self, text):
+        self.began_in_check = False
+        return super().parse_fen(text)
+
+    def play(self, pos, move):
+        if not self.between_moves(pos):
+            self.began_in_check = self.in_check(pos)
+        return super().play(pos, move)
+
+    def castling_moves(self, pos):
+        if self.between_moves(pos) and getattr(self, "began_in_check", False):
+            return []
+        return super().castling_moves(pos)

@@ -5,6 +5,7 @@ from dataclasses import replace
 from doublecheck.authoring.mutants import mutant
 from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GameEndWithoutEnPassantMixin,
                                                   GenericTurns, KingReturnKeepsRightsMixin,
+                                                  NoCastlingInATurnBegunInCheckMixin,
                                                   RightsBlindIdentityMixin, TargetNotWrittenMixin,
                                                   checks_as_plain_step, checks_by_moved_piece,
                                                   gives_check, is_double_step)
@@ -265,21 +266,8 @@ class GameEndWithoutEnPassantAnul(GameEndWithoutEnPassantMixin, DoubleMoveAnul):
 @mutant("no-castling-in-a-turn-begun-in-check", "DA-turn-begins-in-check",
         "a side that began its turn in check may not castle with move two, though move one answered the check",
         {"op": "play", "fen": "k7/8/8/8/1b6/8/8/1N2K2R w K - 0 1 -", "moves": ["b1d2,e1g1"]})
-class NoCastlingInATurnBegunInCheck(GenericTurns, DoubleMoveAnul):
+class NoCastlingInATurnBegunInCheck(GenericTurns, NoCastlingInATurnBegunInCheckMixin, DoubleMoveAnul):
     """"no castling out of check" tied to the turn instead of the move"""
-    def parse_fen(self, text):
-        self.began_in_check = False
-        return super().parse_fen(text)
-
-    def play(self, pos, move):
-        if not self.mid_turn(pos):
-            self.began_in_check = self.in_check(pos)
-        return super().play(pos, move)
-
-    def castling_moves(self, pos):
-        if self.mid_turn(pos) and getattr(self, "began_in_check", False):
-            return []
-        return super().castling_moves(pos)
 
 
 @mutant("king-return-keeps-rights", "FIDE-3.8.2.1",

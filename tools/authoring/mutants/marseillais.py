@@ -9,6 +9,7 @@ first turn (fullmove 2), where the two forms agree.
 from doublecheck.authoring.mutants import mutant
 from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GameEndWithoutEnPassantMixin,
                                                   GenericTurns, KingReturnKeepsRightsMixin,
+                                                  NoCastlingInATurnBegunInCheckMixin,
                                                   RightsBlindIdentityMixin, SideBlindIdentityMixin,
                                                   checks_as_plain_step, checks_by_moved_piece)
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
@@ -363,22 +364,11 @@ class GameEndWithoutEnPassant(GameEndWithoutEnPassantMixin):
 @both("no-castling-in-a-turn-begun-in-check", "M3",
       "a side that began its turn in check may not castle with move two, though move one answered the check",
       {"op": "play", "fen": "k7/8/8/8/1b6/8/8/1N2K2R w K - 0 2", "moves": ["b1d2,e1g1"]})
-class NoCastlingInATurnBegunInCheck(GenericTurns):
+class NoCastlingInATurnBegunInCheck(GenericTurns, NoCastlingInATurnBegunInCheckMixin):
     """"no castling out of check" tied to the turn instead of the move"""
 
-    def parse_fen(self, text):
-        self.began_in_check = False
-        return super().parse_fen(text)
-
-    def play(self, pos, move):
-        if pos.state != MID_TURN:
-            self.began_in_check = self.in_check(pos)
-        return super().play(pos, move)
-
-    def castling_moves(self, pos):   # field 7 read directly: mid_turn asks for the legal moves
-        if pos.state == MID_TURN and getattr(self, "began_in_check", False):
-            return []
-        return super().castling_moves(pos)
+    def between_moves(self, pos):   # field 7 read directly: mid_turn asks for the legal moves
+        return pos.state == MID_TURN
 
 
 @both("king-return-keeps-rights", "FIDE-3.8.2.1",
