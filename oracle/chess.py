@@ -449,6 +449,14 @@ class Chess:
     def fen(self, pos: Position) -> str:
         return fen_io.write(self, pos)
 
+    def parse_ep_field(self, text):
+        """FEN field 4 -> ``Position.ep``: '-' or one square (a variant with several
+        en passant squares overrides this and ``format_ep_field``)."""
+        return fen_io.parse_ep_square(self, text)
+
+    def format_ep_field(self, pos) -> str:
+        return fen_io.format_ep_square(self, pos)
+
     def parse_state(self, fields, pos):
         """Read the variant's FEN fields 7+ (absent fields mean the default state)."""
         if fields:

@@ -103,6 +103,14 @@ def parse_castling(rules, text):
 
 
 def parse_ep(rules, text):
+    """Field 4, read by the variant's hook ``rules.parse_ep_field`` (the default,
+    ``parse_ep_square``, takes '-' or one square; marseillais takes up to two, M7).
+    The value goes to ``Position.ep``."""
+    return rules.parse_ep_field(text)
+
+
+def parse_ep_square(rules, text):
+    """The usual field 4: '-' (None) or one square of the board."""
     if text == "-":
         return None
     sq = rules.geometry.index.get(text)
@@ -175,10 +183,17 @@ def write(rules, pos) -> str:
             row += piece
         rows.append(row + (str(empty) if empty else ""))
     castling = "".join(r.letter for r in sorted_rules(rules) if r.rook_from in pos.castling) or "-"
-    ep = rules.legal_ep(pos)
-    fields = ["/".join(rows), pos.turn, castling, g.name[ep] if ep is not None else "-",
+    fields = ["/".join(rows), pos.turn, castling, rules.format_ep_field(pos),
               str(pos.halfmove), str(pos.fullmove)]
     return " ".join(fields + rules.format_state(pos))
+
+
+def format_ep_square(rules, pos) -> str:
+    """The usual field 4 on output: the en passant square only when an en passant
+    capture is legal (G9), else '-'.  Variants may write field 4 their own way
+    (``rules.format_ep_field``)."""
+    ep = rules.legal_ep(pos)
+    return rules.geometry.name[ep] if ep is not None else "-"
 
 
 def sorted_rules(rules):

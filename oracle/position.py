@@ -53,14 +53,15 @@ class Position:
     """Everything the rules need to know about a moment of the game.
 
     ``castling`` is the frozenset of rook home squares that may still castle;
-    ``ep`` the square a pawn just passed over (or None); ``state`` is the
+    ``ep`` the square a pawn just passed over (or None; in marseillais, where
+    two targets may be open at once, a frozenset of such squares); ``state`` is the
     variant's own hashable extra state (abilities, hands, the turn so far).
     """
 
     board: tuple
     turn: str
     castling: frozenset
-    ep: int | None
+    ep: int | frozenset | None
     halfmove: int
     fullmove: int
     state: object = None

@@ -3,7 +3,8 @@
 The adapter (tools/adapters/python_chess_adapter.py) takes all of its chess
 from python-chess and adds only the turn structure; the oracle is written from
 the seeds without python-chess. Where the two agree on random positions and
-random lines of ``chess``, ``double-move`` and ``double-move-anul``, a bug would
+random lines of ``chess``, ``double-move``, ``double-move-anul``, ``marseillais`` and
+``marseillais-classic``, a bug would
 have to be made twice, independently.
 
 Compared: FEN parsing (the same normal form, or the same error code), the legal
@@ -23,8 +24,9 @@ from doublecheck.harness.compare import compare
 from doublecheck.harness.engines import AdapterEngine
 
 ADAPTER = PythonChessAdapter()
-VARIANTS = ("chess", "double-move", "double-move-anul")
-FIELD_7 = {"chess": [""], "double-move": [" WB", " W-", " -B", " --"], "double-move-anul": [" -"]}
+VARIANTS = ("chess", "double-move", "double-move-anul", "marseillais", "marseillais-classic")
+FIELD_7 = {"chess": [""], "double-move": [" WB", " W-", " -B", " --"], "double-move-anul": [" -"],
+           "marseillais": [" -"], "marseillais-classic": [" -"]}
 SLOW = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 
 START_FENS = [
@@ -40,6 +42,8 @@ START_FENS = [
     "4k3/8/8/3q4/8/8/8/R3K2R w KQ - 146 90",                         # near seventy-five moves
     "8/8/4k3/8/2n5/8/4K3/1B6 w - - 0 1",                             # one capture from a dead position
     "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",                          # back-rank mates
+    "4k3/3p1p2/8/2P1P1P1/8/8/1P1P1P2/4K3 b - - 0 2",                 # double steps into en passant
+    "7k/7p/8/7P/8/1q6/7P/K7 w - - 0 2",                              # few moves: no move two soon
 ]
 
 
@@ -185,11 +189,16 @@ def random_fens(draw, variant):
         rows.append(row + (str(empty) if empty else ""))
     turn = draw(st.sampled_from("wb"))
     castling = draw(st.sampled_from(["-", "KQkq", "K", "Qk", "kq", "qK"]))
-    ep = draw(st.sampled_from(["-"] * 6 + ["e3", "d6", "a6", "h3", "c4"]))
+    eps = ["-"] * 6 + ["e3", "d6", "a6", "h3", "c4"]
+    if variant.startswith("marseillais"):   # up to two squares (M7)
+        eps += ["c3,e3", "e6,c6", "d6,f6", "b3,b3", "a6,c6,e6", "e3,", "d3,e6"]
+    ep = draw(st.sampled_from(eps))
     clocks = draw(st.sampled_from(["0 1", "12 30", "100 80", "0 0"]))
     extra = {"chess": ["", "", " WB"],
              "double-move": ["", " WB", " -B", " W-", " --", " -Bm", " W-m", " --m", " WBm", " wb"],
-             "double-move-anul": ["", " -", " m", " m", " x"]}[variant]
+             "double-move-anul": ["", " -", " m", " m", " x"],
+             "marseillais": ["", " -", " m", " m", " x"],
+             "marseillais-classic": ["", " -", " m", " m", " x"]}[variant]
     return f"{'/'.join(rows)} {turn} {castling} {ep} {clocks}{draw(st.sampled_from(extra))}"
 
 
@@ -205,7 +214,7 @@ def test_random_positions_agree(variant_and_fen):
     agree({"op": "perft", "fen": fen, "depth": 1, "divide": True, "turns": True}, variant)
 
 
-# --- every case of the three variants -------------------------------------------
+# --- every case of the variants the adapter plays -------------------------------------------
 
 CASES, PROBLEMS = load_cases()
 QUICK = 250_000   # perft cases above this many nodes run only with -m deep

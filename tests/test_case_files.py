@@ -9,7 +9,7 @@ from doublecheck.casefiles import CASES_DIR, SCHEMAS_DIR, load_cases, load_rules
 
 RULING_IDS = ([f"G{n}" for n in range(1, 10)] + [f"D{n}" for n in range(1, 7)]
               + [f"A{n}" for n in range(1, 6)] + [f"C{n}" for n in range(1, 5)]
-              + [f"S{n}" for n in range(1, 12)])
+              + [f"S{n}" for n in range(1, 12)] + [f"M{n}" for n in range(1, 9)])
 
 
 # ------------------------------------------------------------ the real tree

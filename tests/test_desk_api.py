@@ -193,6 +193,50 @@ def test_position_refuses_a_line_that_does_not_play(desk):
     assert "e2e4" in message
 
 
+@pytest.mark.parametrize("variant", ["marseillais", "marseillais-classic"])
+def test_position_with_two_en_passant_targets(desk, variant):
+    # M4: c4 and e4 in one White turn leave c3 and e3; Black's move one may take either,
+    # and after an en passant move one the other target stays open to move two (M7 (a))
+    start, line = "4k3/8/8/8/1p1p4/8/2P1P3/4K3 w - - 0 2", ["c2c4,e2e4"]
+    both = ok(desk, "position", {"variant": variant, "fen": start, "moves": line})
+    assert both["fen"] == "4k3/8/8/8/1pPpP3/8/8/4K3 b - c3,e3 0 2 -" and not both["mid_turn"]
+    assert {"b4c3", "d4c3", "d4e3"} <= set(both["moves"]) and both["turn_count"] == 81
+    assert "En passant targets for Black's turn: c3 and e3 (M4)." in both["state"]
+    assert both["line"] == [{"number": 2, "side": "white", "san": "c4,e4", "moves": ["c2c4,", "e2e4"],
+                             "complete": True, "from": 0, "upto": 2}]
+    half = ok(desk, "position", {"variant": variant, "fen": start, "moves": line + ["b4c3"]})
+    assert half["mid_turn"] and half["to_move"] == "black" and half["fen"].endswith(" e3 0 2 m")
+    assert "d4e3" in half["moves"] and "Open to move two after the en passant move one: e3 (M4)." \
+        in half["state"]
+    assert half["line"][-1]["san"] == "bxc3," and half["line"][-1]["complete"] is False
+    done = ok(desk, "position", {"variant": variant, "fen": start, "moves": line + ["b4c3", "d4e3"]})
+    assert done["to_move"] == "white" and done["fen"] == "4k3/8/8/8/8/2p1p3/8/4K3 w - - 0 3 -"
+    assert done["line"][-1]["san"] == "bxc3,dxe3"
+    pending = ok(desk, "position", {"variant": variant, "fen": start, "moves": ["e2e4"]})
+    assert pending["fen"].endswith(" e3 0 2 m") and any(s.startswith("Pending: e3") for s in pending["state"])
+
+
+@pytest.mark.parametrize("variant", ["marseillais", "marseillais-classic"])
+def test_explain_the_alekhine_rule(desk, variant, capsys):
+    start, line = "4k3/8/8/8/1p1p4/8/2P1P3/4K3 w - - 0 2", ["c2c4,e2e4"]
+    legal = ok(desk, "explain", {"variant": variant, "fen": start, "moves": line, "turn": "bxc3,dxe3"})
+    assert legal["legal"] and legal["turn"] == "b4c3,d4e3" and legal["ends_turn"]
+    # move two may take en passant only after an en passant move one (M4): a click on d4-e3
+    request = {"variant": variant, "fen": start, "moves": line + ["e8d8"], "click": {"from": "d4", "to": "e3"}}
+    refused_move = ok(desk, "explain", request)
+    assert refused_move["legal"] is False and refused_move["rule"] == "M4"
+    assert "the move one Kd8 took nothing en passant" in refused_move["detail"]
+    assert refused_move["rule_statements"]["M4"] == ops.catalogue()["M4"]["statement"]
+    assert cli_main(["explain", "--variant", variant, "--fen", start, "--moves", "c2c4,e2e4 e8d8",
+                     "--move", "d4e3", "--json"]) == 1
+    printed = json.loads(capsys.readouterr().out)
+    for key, value in printed.items():
+        assert refused_move[key] == value, key
+    expired = ok(desk, "explain", {"variant": variant, "fen": start,
+                                   "moves": line + ["e8d8,d8e8", "e1d1,d1e1"], "move": "dxe3"})
+    assert expired["rule"] == "M4" and "every target expires" in expired["detail"]
+
+
 # ----------------------------------------------------------------- explain
 
 def test_explain_a_click_names_the_g6_pawn(desk):

@@ -116,6 +116,29 @@ def test_a_catalogue_file_may_share_rules_of_another(tmp_path):
     assert any("shogi" in p for p in load_rules(tmp_path)[1])
 
 
+def test_a_catalogue_file_says_why_a_shared_rule_is_not_tested(tmp_path):
+    rules_dir = tmp_path / "rules"
+    rules_dir.mkdir()
+    rule = {"id": "G6", "title": "t", "statement": "s", "source": "x", "variants": ["chess"],
+            "not_tested": {"chess": "no request shows it"}}
+    (rules_dir / "general.json").write_text(json.dumps({"rules": [rule]}))
+    own = {"id": "D1", "title": "t", "statement": "s", "source": "x", "variants": ["double-move"]}
+    (rules_dir / "double-move.json").write_text(json.dumps(
+        {"rules": [own], "shared": {"double-move": ["G6"]},
+         "shared_not_tested": {"double-move": {"G6": "a check ends the turn"}}}))
+    catalogue, problems = load_rules(tmp_path)
+    assert problems == []
+    assert catalogue["G6"]["not_tested"] == {"chess": "no request shows it",
+                                             "double-move": "a check ends the turn"}
+    for reasons, wrong in (({"double-chess": {"G6": "r"}}, "not a rule of double-chess"),
+                           ({"double-move": {"D1": "r"}}, None),
+                           ({"chess": {"G6": "r"}}, "already says why")):
+        (rules_dir / "double-move.json").write_text(json.dumps(
+            {"rules": [own], "shared": {"double-move": ["G6"]}, "shared_not_tested": reasons}))
+        problems = load_rules(tmp_path)[1]
+        assert (wrong is None and problems == []) or any(wrong in p for p in problems), problems
+
+
 def test_mutant_catalogue_tables_are_written_from_the_mutants():
     from doublecheck.authoring.mutants import CATALOGUE
     for name, m in CATALOGUE.items():

@@ -11,7 +11,9 @@ Layout (see ``schemas/``):
 - ``cases/rules/<group>.json``: rule catalogue files, merged into one mapping
   from rule id to rule; an id may be defined only once across all groups.  A
   file's ``shared`` map names rules of other groups that also apply to a
-  variant (the variant is added to those rules' ``variants``).
+  variant (the variant is added to those rules' ``variants``), and its
+  ``shared_not_tested`` map says why one of those has no case in that variant
+  (added to the rule's ``not_tested``).
 - ``cases/<variant>/<topic>.json``: case files.
 
 Nothing here raises on a bad file. Every defect becomes a readable problem
@@ -143,7 +145,7 @@ def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict
     files = _regular_files((cases_dir / RULES_GROUP_DIR).glob("*.json"), cases_dir, warn)
     if not files:
         problems.append(f"{_show(cases_dir / RULES_GROUP_DIR, cases_dir)}: no rule catalogue files")
-    shared = []
+    shared, untested = [], []
     for path in files:
         where = _show(path, cases_dir)
         ok, data = _read_json(path, where, problems)
@@ -158,12 +160,24 @@ def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict
             rules[rid] = rule
             defined_in[rid] = path
         shared += [(where, variant, ids) for variant, ids in data.get("shared", {}).items()]
+        untested += [(where, variant, reasons)
+                     for variant, reasons in data.get("shared_not_tested", {}).items()]
     for where, variant, ids in shared:  # rules of other files that a file's variant keeps
         for rid in ids:
             if rid not in rules:
                 problems.append(f"{where}: shared rule {rid} for {variant} is not defined")
             elif variant not in rules[rid]["variants"]:
                 rules[rid] = {**rules[rid], "variants": rules[rid]["variants"] + [variant]}
+    for where, variant, reasons in untested:  # why a shared rule has no case in that variant
+        for rid, reason in reasons.items():
+            if rid not in rules or variant not in rules[rid]["variants"]:
+                problems.append(f"{where}: shared_not_tested names {rid} for {variant}, which is "
+                                f"not a rule of {variant}")
+            elif variant in rules[rid].get("not_tested", {}):
+                problems.append(f"{where}: rule {rid} already says why it is not tested in {variant}")
+            else:
+                rules[rid] = {**rules[rid], "not_tested": {**rules[rid].get("not_tested", {}),
+                                                           variant: reason}}
     return rules, problems
 
 

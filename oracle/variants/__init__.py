@@ -15,6 +15,8 @@ REGISTRY = {
     "double-move-anul": "doublecheck.oracle.variants.double_move_anul:DoubleMoveAnul",
     "double-chess": "doublecheck.oracle.variants.double_chess:DoubleChess",
     "symmetric-monster": "doublecheck.oracle.variants.symmetric_monster:SymmetricMonster",
+    "marseillais": "doublecheck.oracle.variants.marseillais:Marseillais",
+    "marseillais-classic": "doublecheck.oracle.variants.marseillais:MarseillaisClassic",
 }
 
 

@@ -1,4 +1,5 @@
-"""``chess``, ``double-move`` and ``double-move-anul`` built on python-chess.
+"""``chess``, ``double-move``, ``double-move-anul``, ``marseillais`` and
+``marseillais-classic`` built on python-chess.
 
 python-chess does all of the chess here: legal moves, check and attack
 detection, reading SAN, writing FEN fields 1-6, insufficient material. This
@@ -27,7 +28,8 @@ from doublecheck.adapter import VARIANTS as ALL_VARIANTS
 class Position(NamedTuple):
     board: chess.Board   # FEN fields 1-6, kept by python-chess
     unused: str = ""     # double-move: the Double Moves still unused ("WB", "W", "B" or "")
-    mid: bool = False    # the side to move is between the two moves of its turn
+    mid: bool = False    # the side to move is between the two moves of its turn (field 7 'm')
+    targets: frozenset = frozenset()   # marseillais: the en passant squares of field 4 (M7)
 
 
 class Step(NamedTuple):
@@ -204,11 +206,15 @@ class Chess:
         found = []
         for step in self.steps(pos):
             nxt = self.play(pos, step)
-            if nxt.mid:
+            if self.goes_on(nxt):
                 found += [([step] + rest, end) for rest, end in self.turns(nxt)]
             else:
                 found.append(([step], nxt))
         return found
+
+    def goes_on(self, pos: Position) -> bool:
+        """Does the side to move owe another move of the same turn?"""
+        return pos.mid
 
     def perft(self, pos: Position, depth: int) -> int:
         """Sequences of ``depth`` moves (G7)."""
@@ -234,13 +240,22 @@ class Chess:
     def status(self, pos: Position, history: list) -> dict:
         """Game end, judged only between turns (G3, D5, A5); ``history`` holds the
         identities of the earlier turn-boundary positions of the line."""
-        board = pos.board
         if pos.mid:
             return not_over()
+        return self.no_move_result(pos) or self.draws(pos, history)
+
+    def no_move_result(self, pos: Position):
+        """Checkmate or stalemate at a turn boundary, else None."""
+        board = pos.board
         if board.is_checkmate():
             return game_over("checkmate", "0-1" if board.turn == chess.WHITE else "1-0")
         if board.is_stalemate():
             return game_over("stalemate")
+        return None
+
+    def draws(self, pos: Position, history: list) -> dict:
+        """Dead position, the move counts and repetition (G3, G4)."""
+        board = pos.board
         if board.is_insufficient_material():     # the same material as G4
             return game_over("dead-position")
         if board.halfmove_clock >= 150:
@@ -379,7 +394,204 @@ def side(board: chess.Board) -> str:
     return "W" if board.turn == chess.WHITE else "B"
 
 
-VARIANTS = {rules.name: rules for rules in (Chess(), DoubleMove(), DoubleMoveAnul())}
+class Marseillais(Chess):
+    """Two moves a turn; a check on move one ends it, a capture does not; the
+    Alekhine en passant rule; no move two is a stalemate (M1-M8). python-chess
+    keeps one en passant square, so the targets live in ``Position.targets`` and
+    each is offered to python-chess in turn."""
+
+    name = "marseillais"
+    start_fen = chess.STARTING_FEN + " -"
+    has_field_7 = True
+    white_opens_with_one_move = True    # M2: the balanced form
+
+    # The turn structure.
+
+    def steps(self, pos):
+        """python-chess's legal moves, plus its en passant captures on every open target."""
+        found = [Step(m) for m in legal(pos.board)]
+        for target in self.open_targets(pos):
+            board = pos.board.copy(stack=False)
+            board.ep_square = target
+            found += [Step(m) for m in board.generate_legal_ep()]
+        return found
+
+    def open_targets(self, pos):
+        """At a turn boundary every target; between the moves only the other target
+        after an en passant move one (M4). Both lie on the opponent's third rank."""
+        rank = 5 if pos.board.turn == chess.WHITE else 2
+        return sorted(t for t in pos.targets if chess.square_rank(t) == rank)
+
+    def goes_on(self, pos):
+        return pos.mid and bool(self.steps(pos))     # M5: no move two ends the turn
+
+    def one_move_turn(self, pos) -> bool:
+        board = pos.board
+        return (self.white_opens_with_one_move and not pos.mid and board.turn == chess.WHITE
+                and board.fullmove_number == 1)
+
+    def play(self, pos, step):
+        board = ready(pos.board, step.move)
+        if pos.mid or self.one_move_turn(pos) or board.gives_check(step.move):
+            return self.end_turn(pos, board, step.move)
+        half = after(board, step.move, turn_ends=False)
+        kept = {t for t in self.open_targets(pos) if t != step.move.to_square} \
+            if board.is_en_passant(step.move) else set()
+        kept |= {t for t in [passed(board, step.move)] if t is not None}
+        return Position(half, mid=True, targets=frozenset(t for t in kept if live(half, t)))
+
+    def end_turn(self, pos, board, move):
+        """The opponent's targets: every double step of this turn still live (M4)."""
+        own = 2 if board.turn == chess.WHITE else 5     # the mover's passed-over rank
+        steps = {t for t in pos.targets if chess.square_rank(t) == own}
+        steps |= {t for t in [passed(board, move)] if t is not None}
+        new = after(board, move)
+        new.ep_square = None
+        return Position(new, targets=frozenset(t for t in steps if live(new, t)))
+
+    def status(self, pos, history):
+        if pos.mid:
+            return not_over() if self.steps(pos) else game_over("stalemate")
+        return super().status(pos, history)
+
+    def no_move_result(self, pos):
+        if self.steps(pos):
+            return None
+        if pos.board.is_check():
+            return game_over("checkmate", "0-1" if pos.board.turn == chess.WHITE else "1-0")
+        return game_over("stalemate")
+
+    def usable(self, pos) -> list:
+        """The targets some legal continuation of the turn takes en passant on (M7, G3)."""
+        found = set()
+        for step in self.steps(pos):
+            if not ready(pos.board, step.move).is_en_passant(step.move):
+                continue
+            found.add(step.move.to_square)
+            nxt = self.play(pos, step)
+            if not pos.mid and nxt.mid:
+                found |= {s.move.to_square for s in self.steps(nxt)
+                          if ready(nxt.board, s.move).is_en_passant(s.move)}
+        return sorted(found)
+
+    def identity(self, pos):
+        return " ".join(pos.board.fen().split()[:3] + [self.field_4(pos, pending=False)]
+                        + self.field_7(pos))
+
+    # FEN.
+
+    def field_4(self, pos, pending=True) -> str:
+        """Usable targets, and between the moves the square of move one's double step (M7)."""
+        shown = set(self.usable(pos))
+        own = 2 if pos.board.turn == chess.WHITE else 5
+        if pending and pos.mid:
+            shown |= {t for t in pos.targets if chess.square_rank(t) == own}
+        return ",".join(chess.square_name(t) for t in sorted(shown)) or "-"
+
+    def fen(self, pos):
+        fields = pos.board.fen().split()
+        fields[3] = self.field_4(pos)
+        return " ".join(fields + self.field_7(pos))
+
+    def parse_fen(self, text):
+        """Field 4 is read here (python-chess holds one square); the rest as usual."""
+        if not isinstance(text, str):
+            raise invalid_fen("a FEN must be a string")
+        fields = text.split()
+        squares = fields[3].split(",") if len(fields) > 3 and fields[3] != "-" else []
+        if len(fields) > 3:
+            fields[3] = "-"
+        pos = super().parse_fen(" ".join(fields))
+        if len(squares) > 2 or len(set(squares)) != len(squares) \
+                or not all(re.fullmatch(r"[a-h][1-8]", sq) for sq in squares):
+            raise invalid_fen("field 4 holds '-' or one or two different squares (M7)")
+        targets = frozenset(chess.parse_square(sq) for sq in squares)
+        board, mid = pos.board, pos.mid
+        theirs = 5 if board.turn == chess.WHITE else 2
+        own = 2 if board.turn == chess.WHITE else 5
+        if mid and len(targets) > 1:
+            raise invalid_fen("between the two moves field 4 holds one square at most")
+        for t in targets:
+            if chess.square_rank(t) not in ((theirs, own) if mid else (theirs,)):
+                raise invalid_fen(f"en passant square {chess.square_name(t)} is on the wrong rank")
+            if not live(board, t):
+                raise invalid_fen(f"en passant square {chess.square_name(t)} needs the pawn "
+                                  f"that passed over it just beyond it")
+        return pos._replace(targets=targets)
+
+    read_field_7 = DoubleMoveAnul.read_field_7
+    field_7 = DoubleMoveAnul.field_7
+
+    def check_mid_turn(self, pos):
+        """Field 7 'm' after a turn that must have ended (M2, M3); a missing move two
+        is the M5 stalemate, not an error (M7.2)."""
+        board = pos.board
+        if not pos.mid:
+            return
+        if self.white_opens_with_one_move and board.turn == chess.WHITE and board.fullmove_number == 1:
+            raise invalid_fen("White's first turn is a single move (M2)")
+        if board.was_into_check():
+            raise invalid_fen("between the two moves the opponent cannot be in check (M3)")
+        if board.is_check():
+            raise invalid_fen("between the two moves the mover's king cannot be in check (M3)")
+
+    # Move text.
+
+    def parse_step(self, pos, token):
+        """As for the other variants, with SAN read against each open target in turn."""
+        boards = [pos.board]
+        for target in self.open_targets(pos):
+            board = pos.board.copy(stack=False)
+            board.ep_square = target
+            boards.append(board)
+        error = None
+        for board in boards:
+            try:
+                step = Step(read_move(board, token.rstrip(",").strip()))
+            except EngineError as e:
+                error = error or e
+                continue
+            if step in self.steps(pos):
+                if token.endswith(",") and not self.goes_on(self.play(pos, step)):
+                    raise EngineError(ILLEGAL_MOVE, f"{token!r}: that move ends the turn (M8)")
+                return step
+        raise error or EngineError(ILLEGAL_MOVE, f"{token!r} is not a legal move here")
+
+
+class MarseillaisClassic(Marseillais):
+    """The same, with two moves in White's first turn as well (M2)."""
+
+    name = "marseillais-classic"
+    white_opens_with_one_move = False
+
+
+def ready(board: chess.Board, move: chess.Move) -> chess.Board:
+    """``board``, with its en passant square set when ``move`` is a pawn's diagonal step
+    onto an empty square (an en passant capture: the targets are not kept on the board)."""
+    if board.piece_type_at(move.from_square) == chess.PAWN and not board.piece_at(move.to_square) \
+            and chess.square_file(move.from_square) != chess.square_file(move.to_square):
+        board = board.copy(stack=False)
+        board.ep_square = move.to_square
+    return board
+
+
+def passed(board: chess.Board, move: chess.Move):
+    """The square a two-square pawn step passes over, or None."""
+    if board.piece_type_at(move.from_square) == chess.PAWN \
+            and abs(move.to_square - move.from_square) == 16:
+        return (move.to_square + move.from_square) // 2
+    return None
+
+
+def live(board: chess.Board, target: int) -> bool:
+    """M4: the square is empty and the pawn that passed over it stands just beyond it."""
+    beyond = target + 8 if chess.square_rank(target) == 2 else target - 8
+    color = chess.square_rank(target) == 2     # rank 3: a White pawn passed over it
+    return board.piece_at(target) is None and board.piece_at(beyond) == chess.Piece(chess.PAWN, color)
+
+
+VARIANTS = {rules.name: rules for rules in (Chess(), DoubleMove(), DoubleMoveAnul(), Marseillais(),
+                                            MarseillaisClassic())}
 
 
 # --- the adapter interface (docs/adapter-guide.md) -----------------------------
@@ -403,12 +615,12 @@ class PythonChessAdapter:
         pos = rules.parse_fen(rules.start_fen if fen is None else fen)
         history = []
         for token in tokens(request.get("moves") or []):
-            if not pos.mid:
+            if not rules.goes_on(pos):
                 history.append(rules.identity(pos))
             pos = rules.play(pos, rules.parse_step(pos, token))
-            if token.endswith(",") and not pos.mid:
+            if token.endswith(",") and not rules.goes_on(pos):
                 raise EngineError(ILLEGAL_MOVE, f"{token!r}: the comma says the turn goes on, "
-                                              f"but that move ends it")
+                                                 f"but that move ends it")
         if op == "moves":
             return {"moves": [s.text() for s in rules.steps(pos)]}
         if op == "turns":

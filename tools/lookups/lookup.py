@@ -238,11 +238,6 @@ def status_sentence(status: dict) -> str:
 
 # --------------------------------------------------------------------- show
 
-def castling_text(rules, pos) -> str:
-    fields = rules.fen(pos).split()
-    return fields[2]
-
-
 def board_lines(rules, pos, ascii_only=False) -> list[str]:
     """The board, top rank first, with file letters above and below and ranks at both sides."""
     g = rules.geometry
@@ -298,9 +293,8 @@ def show(variant, fen=None, moves=None, ascii_only=False) -> str:
         lines.append("(* marks a double-piece)")
     lines.append("")
     lines.append(f"FEN: {data['fen']}")
-    ep = rules.legal_ep(pos)
-    lines.append(f"Castling: {castling_text(rules, pos)}   En passant: "
-                 f"{rules.geometry.name[ep] if ep is not None else '-'}   "
+    fields = data["fen"].split()   # castling and en passant as the variant writes them (G9)
+    lines.append(f"Castling: {fields[2]}   En passant: {fields[3]}   "
                  f"Halfmove clock: {pos.halfmove}   Move: {pos.fullmove}")
     lines += data["state"]
     if rules.has_check and rules.in_check(pos):

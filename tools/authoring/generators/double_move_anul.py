@@ -56,29 +56,11 @@ POSITIONS = [
 
 
 KIT = Kit(VARIANT, SOURCE, GENERATOR)
-ask, case, case_file = KIT.ask, KIT.case, KIT.case_file
+case_file = KIT.case_file
 
 
 def perft_cases() -> list:
-    cases = []
-    for slug, what, fen, runs in POSITIONS:
-        for depth, turns, divide in runs:
-            request = {"op": "perft"}
-            if fen is not None:
-                request["fen"] = fen
-            request.update(depth=depth, turns=turns)
-            if divide:
-                request["divide"] = True
-            result = ask(**request)
-            expect = {"nodes": result["nodes"]}
-            if divide:
-                expect["divide"] = dict(sorted(result["divide"].items()))
-            unit = "turn" if turns else "move"
-            cases.append(case(
-                f"{VARIANT}/generated-perft/{slug}-{unit}s-{depth}", PERFT_RULES,
-                f"{unit} perft {depth}{' with divide' if divide else ''} from {what}",
-                request, expect))
-    return cases
+    return KIT.perft_cases(POSITIONS, lambda fen: PERFT_RULES)
 
 
 def playout(seed: int) -> list[str]:
@@ -105,41 +87,8 @@ def playout_cases() -> list:
     cases = []
     for game in range(1, GAMES + 1):
         line = playout(game)
-        prefix = f"{VARIANT}/generated-playouts/game-{game}"
-        listed = None  # (number of turns, n, list): the shortest turn list of the game
-        for n in range(EVERY, len(line) + 1, EVERY):
-            played = line[:n]
-            turns = sorted(ask(op="turns", moves=played)["turns"])
-            if listed is None or len(turns) < len(listed[0]):
-                listed = (turns, n)
-            cases.append(case(
-                f"{prefix}-turn-count-after-{n}", TURN_RULES,
-                f"number of legal turns after turn {n} of random game {game}",
-                {"op": "perft", "moves": played, "depth": 1, "turns": True},
-                {"nodes": len(turns)}))
-            cases.append(case(
-                f"{prefix}-moves-after-{n}", TURN_RULES,
-                f"legal first moves after turn {n} of random game {game}",
-                {"op": "moves", "moves": played},
-                {"moves": sorted(ask(op="moves", moves=played)["moves"])}))
-            if n < len(line) and "," in line[n]:
-                half = played + [line[n].split(",")[0] + ","]
-                cases.append(case(
-                    f"{prefix}-second-moves-after-{n}", TURN_RULES,
-                    f"legal second moves in turn {n + 1} of random game {game}",
-                    {"op": "moves", "moves": half},
-                    {"moves": sorted(ask(op="moves", moves=half)["moves"])}))
-        if listed is not None:
-            turns, n = listed
-            cases.append(case(
-                f"{prefix}-turns-after-{n}", TURN_RULES,
-                f"legal turns after turn {n} of random game {game}",
-                {"op": "turns", "moves": line[:n]}, {"turns": turns}))
-        result = ask(op="play", moves=line)
-        cases.append(case(
-            f"{prefix}-play", PLAY_RULES,
-            f"FEN and status after the {len(line)} turns of random game {game}",
-            {"op": "play", "moves": line}, {"fen": result["fen"], "status": result["status"]}))
+        cases += KIT.checkpoint_cases(game, line, EVERY, TURN_RULES)
+        cases.append(KIT.final_case(game, line, PLAY_RULES))
     return cases
 
 

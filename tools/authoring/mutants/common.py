@@ -11,6 +11,27 @@ def gives_check(rules, pos, move) -> bool:
     return rules.attacked(board, board.index(king), pos.turn)
 
 
+def checks_by_moved_piece(rules, pos, move) -> bool:
+    """The mistaken check test that sees only the moved piece (and a castling rook), not a
+    piece it uncovers: every other piece of the mover is blanked out before asking."""
+    board = rules.move_board(pos, move)
+    movers = {move.to} | ({rules.castle_by_rook[move.castle].rook_to} if move.castle is not None else set())
+    white = pos.turn == WHITE
+    only = [p if p is None or p.isupper() != white or sq in movers or p[-1] in "Kk" else "X"
+            for sq, p in enumerate(board)]
+    king = "k" if white else "K"
+    return rules.attacked(only, only.index(king), pos.turn)
+
+
+def checks_as_plain_step(rules, pos, move) -> bool:
+    """The mistaken check test that moves only the piece itself, as it was, from its square
+    to the target: a promoting pawn stays a pawn, a castling rook stays at home."""
+    board = list(pos.board)
+    board[move.to], board[move.frm] = board[move.frm], None
+    king = "k" if pos.turn == WHITE else "K"
+    return rules.attacked(board, board.index(king), pos.turn)
+
+
 def is_double_step(rules, pos, move) -> bool:
     g = rules.geometry
     return (move.frm is not None and pos.board[move.frm][-1] in "Pp"
@@ -167,3 +188,27 @@ class TargetNotWrittenMixin:
 
     def fen(self, pos):
         return super().fen(pos.replace(ep=None) if pos.turn == other(self.left_by) else pos)
+
+
+class NoCastlingInATurnBegunInCheckMixin:
+    """"No castling out of check" tied to the turn instead of the move: a side that began
+    its turn in check may not castle with a later move of it, though an earlier move
+    answered the check.  ``between_moves`` says whether pos is inside a turn (a variant
+    whose ``mid_turn`` asks for the legal moves answers from its state field instead)."""
+
+    def between_moves(self, pos) -> bool:
+        return self.mid_turn(pos)
+
+    def parse_fen(self, text):
+        self.began_in_check = False
+        return super().parse_fen(text)
+
+    def play(self, pos, move):
+        if not self.between_moves(pos):
+            self.began_in_check = self.in_check(pos)
+        return super().play(pos, move)
+
+    def castling_moves(self, pos):
+        if self.between_moves(pos) and getattr(self, "began_in_check", False):
+            return []
+        return super().castling_moves(pos)

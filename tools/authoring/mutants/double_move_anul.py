@@ -5,8 +5,10 @@ from dataclasses import replace
 from doublecheck.authoring.mutants import mutant
 from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GameEndWithoutEnPassantMixin,
                                                   GenericTurns, KingReturnKeepsRightsMixin,
-                                                  RightsBlindIdentityMixin, TargetNotWrittenMixin, gives_check,
-                                                  is_double_step)
+                                                  NoCastlingInATurnBegunInCheckMixin,
+                                                  RightsBlindIdentityMixin, TargetNotWrittenMixin,
+                                                  checks_as_plain_step, checks_by_moved_piece,
+                                                  gives_check, is_double_step)
 from doublecheck.oracle.position import BLACK, WHITE
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, with_state
 
@@ -42,13 +44,7 @@ class DiscoveredCheckNoBrake(DoubleMoveAnul):
     def brakes(self, pos, move):
         if move.en_passant or (move.castle is None and pos.board[move.to] is not None):
             return True
-        board = self.move_board(pos, move)
-        movers = {move.to} | ({self.castle_by_rook[move.castle].rook_to} if move.castle is not None else set())
-        white = pos.turn == WHITE
-        only = [p if p is None or p.isupper() != white or sq in movers or p[-1] in "Kk" else "X"
-                for sq, p in enumerate(board)]
-        king = "k" if white else "K"
-        return self.attacked(only, only.index(king), pos.turn)
+        return checks_by_moved_piece(self, pos, move)
 
 
 @mutant("white-opens-with-one-move", "DA-opening-turn",
@@ -204,10 +200,7 @@ class CastlingCheckMissed(DoubleMoveAnul):
     def brakes(self, pos, move):
         if move.castle is None:
             return super().brakes(pos, move)
-        board = list(pos.board)
-        board[move.to], board[move.frm] = board[move.frm], None
-        king = "k" if pos.turn == WHITE else "K"
-        return self.attacked(board, board.index(king), pos.turn)
+        return checks_as_plain_step(self, pos, move)
 
 
 @mutant("second-move-exists-by-pseudo-moves", "DA-no-pass",
@@ -273,21 +266,8 @@ class GameEndWithoutEnPassantAnul(GameEndWithoutEnPassantMixin, DoubleMoveAnul):
 @mutant("no-castling-in-a-turn-begun-in-check", "DA-turn-begins-in-check",
         "a side that began its turn in check may not castle with move two, though move one answered the check",
         {"op": "play", "fen": "k7/8/8/8/1b6/8/8/1N2K2R w K - 0 1 -", "moves": ["b1d2,e1g1"]})
-class NoCastlingInATurnBegunInCheck(GenericTurns, DoubleMoveAnul):
+class NoCastlingInATurnBegunInCheck(GenericTurns, NoCastlingInATurnBegunInCheckMixin, DoubleMoveAnul):
     """"no castling out of check" tied to the turn instead of the move"""
-    def parse_fen(self, text):
-        self.began_in_check = False
-        return super().parse_fen(text)
-
-    def play(self, pos, move):
-        if not self.mid_turn(pos):
-            self.began_in_check = self.in_check(pos)
-        return super().play(pos, move)
-
-    def castling_moves(self, pos):
-        if self.mid_turn(pos) and getattr(self, "began_in_check", False):
-            return []
-        return super().castling_moves(pos)
 
 
 @mutant("king-return-keeps-rights", "FIDE-3.8.2.1",
