@@ -14,10 +14,11 @@ import textwrap
 from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
 from doublecheck.lookups import lookup, pgn
 from doublecheck.lookups.lookup import status_sentence
-from doublecheck.lookups.parallel_perft import parallel_divide
 from doublecheck.lookups.svg import svg_for
-from doublecheck.oracle import api
+from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_VARIANT, RulesError
+from doublecheck.perft.parallel import Progress
+from doublecheck.perft.parallel import count as perft_count
 
 
 def _moves(args):
@@ -72,22 +73,28 @@ def lookup_command(args) -> int:
     if args.moves is not None:
         req["moves"] = args.moves.split()
     if args.command == "perft":
-        req.update(depth=args.depth, divide=args.divide, turns=args.turns)
-        if args.jobs > 1:
-            return _parallel_perft(args, req)
+        return _perft(args)
     _print(args, args.command, api.handle(req))
     return 0
 
 
-def _parallel_perft(args, req) -> int:
-    """perft --jobs N: the same answer as perft, split over N processes by first step."""
-    if req["depth"] < 1:
-        raise RulesError(INVALID_REQUEST, "--jobs needs --depth 1 or more")
-    table = parallel_divide(args.variant, req.get("fen"), req.get("moves"), req["depth"],
-                            turns=args.turns, jobs=args.jobs)
-    answer = {"nodes": sum(table.values())}
-    if args.divide:
-        answer["divide"] = table
+def _perft(args) -> int:
+    """perft: through the transposition cache (or --no-hash, the plain walk), in this
+    process, over --jobs N processes or on the Dask cluster at --scheduler."""
+    if args.depth < 0:
+        raise RulesError(INVALID_REQUEST, f"--depth must be 0 or more, not {args.depth}")
+    if args.divide and args.depth < 1:
+        raise RulesError(INVALID_REQUEST, "--divide needs --depth 1 or more")
+    rules = variants.get(args.variant)
+    pos, _ = api.replay(rules, args.fen, _moves(args))
+    if args.depth == 0:
+        answer = {"nodes": 1}
+    else:
+        answer = perft_count(rules, pos, args.depth, turns=args.turns,
+                             hash_mb=0 if args.no_hash else args.hash, jobs=args.jobs,
+                             scheduler=args.scheduler, progress=Progress(quiet=args.quiet))
+        if not args.divide:
+            del answer["divide"]
     _print(args, "perft", answer)
     return 0
 
