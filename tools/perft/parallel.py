@@ -93,7 +93,8 @@ class LocalProcesses:
 class DaskCluster:
     """The workers of a running Dask scheduler (``pip install 'doublecheck[cluster]'``)."""
 
-    def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT):
+    def __init__(self, address: str, timeout: float | None = None):
+        timeout = CONNECT_TIMEOUT if timeout is None else timeout
         try:
             from distributed import Client
         except ImportError:
