@@ -25,6 +25,7 @@ the tasks without a count are submitted again (at most ``RETRIES`` times).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import signal
 import sys
 import time
 from concurrent.futures.process import BrokenProcessPool
@@ -70,11 +71,15 @@ def release_table() -> None:
 # ---------------------------------------------------------------- executors
 
 class LocalProcesses:
-    """N processes on this machine."""
+    """N processes on this machine (they leave Ctrl-C to this one, which stops them)."""
 
     def __init__(self, jobs: int):
         self.jobs = jobs
-        self.pool = cf.ProcessPoolExecutor(max_workers=jobs)
+        self.pool = self.start()
+
+    def start(self):
+        return cf.ProcessPoolExecutor(max_workers=self.jobs, initializer=signal.signal,
+                                      initargs=(signal.SIGINT, signal.SIG_IGN))
 
     def workers(self) -> int:
         return self.jobs
@@ -83,11 +88,15 @@ class LocalProcesses:
         return self.pool.submit(fn, *args)
 
     def restart(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        self.pool = cf.ProcessPoolExecutor(max_workers=self.jobs)
+        self.close(abort=True)
+        self.pool = self.start()
 
-    def close(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
+    def close(self, abort: bool = False) -> None:
+        """Wait for the pool to finish, or with ``abort`` stop its processes now."""
+        if abort:  # the pool has no public way to stop a running task
+            for process in list(getattr(self.pool, "_processes", {}).values()):
+                process.terminate()
+        self.pool.shutdown(wait=not abort, cancel_futures=True)
 
 
 class DaskCluster:
@@ -119,11 +128,11 @@ class DaskCluster:
     def restart(self) -> None:
         pass  # the scheduler reschedules the tasks of a lost worker by itself
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
         try:
             self.client.run(release_table)
         finally:
-            self.client.close()
+            self.client.close()   # the scheduler forgets the tasks that are left
 
 
 def lost_worker_errors() -> tuple:
@@ -193,6 +202,7 @@ def count(rules, pos, depth: int, turns: bool = False, hash_mb: int = DEFAULT_HA
         executor = LocalProcesses(jobs)
     else:
         executor = None
+    finished = False
     try:
         workers = executor.workers() if executor else 1
         split = plan(rules, pos, depth, turns, min_tasks=TASKS_PER_WORKER * workers if executor else 1)
@@ -205,9 +215,10 @@ def count(rules, pos, depth: int, turns: bool = False, hash_mb: int = DEFAULT_HA
             counts = _here(rules, split.tasks, hash_mb, tally)
         else:
             counts = _elsewhere(executor, split.tasks, hash_mb, tally)
+        finished = True
     finally:
         if executor is not None:
-            executor.close()
+            executor.close(abort=not finished)
     table = split.divide(counts)
     tally.finish()
     return {"nodes": sum(table.values()), "divide": table}
