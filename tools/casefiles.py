@@ -100,6 +100,16 @@ class Case:
     expect: dict
     path: Path
     generated: bool
+    tier: str = "default"   # "deep": left out of a default run (select_tier)
+
+    @property
+    def nodes(self) -> int | None:
+        """The perft count the case expects (None for other operations)."""
+        if "nodes" in self.expect:
+            return self.expect["nodes"]
+        if "divide" in self.expect:
+            return sum(self.expect["divide"].values())
+        return None
 
 
 def load_rules(cases_dir=CASES_DIR) -> tuple[dict[str, dict], list[str]]:
@@ -128,8 +138,12 @@ def load_rules(cases_dir=CASES_DIR) -> tuple[dict[str, dict], list[str]]:
     return rules, problems
 
 
-def load_cases(cases_dir=CASES_DIR) -> tuple[list[Case], list[str]]:
-    """All cases below ``cases_dir`` and every problem found (catalogue included)."""
+def load_cases(cases_dir=CASES_DIR, deep: bool = False) -> tuple[list[Case], list[str]]:
+    """All cases below ``cases_dir`` and every problem found (catalogue included).
+
+    The cases of deep-tier files (``"tier": "deep"``) are returned only with
+    ``deep``; their files are read and checked either way.
+    """
     cases_dir = Path(cases_dir)
     rules, problems = load_rules(cases_dir)
     validator = _validator("case-file.schema.json", problems)
@@ -163,11 +177,14 @@ def load_cases(cases_dir=CASES_DIR) -> tuple[list[Case], list[str]]:
             for rid in raw["rules"]:
                 if rid not in rules:
                     problems.append(f"{here}: unknown rule id '{rid}'")
+            tier = data.get("tier", "default")
+            if tier == "deep" and not deep:
+                continue
             cases.append(Case(
                 id=cid, variant=variant, topic=topic, rules=list(raw["rules"]),
                 description=raw["description"], source=raw["source"],
                 request={**raw["request"], "variant": variant}, expect=raw["expect"],
-                path=path, generated=data["generated"]))
+                path=path, generated=data["generated"], tier=tier))
     return cases, problems
 
 
@@ -180,6 +197,14 @@ def select(cases, variant=None, rule=None, pattern=None) -> list[Case]:
             if (variant is None or c.variant == variant)
             and (rule is None or rule in c.rules)
             and (pattern is None or fnmatchcase(c.id, pattern))]
+
+
+def select_tier(cases, deep: bool = False, max_nodes: int | None = None) -> list[Case]:
+    """The cases a run takes by tier: all with ``deep``; otherwise the default
+    tier, plus the deep cases expecting at most ``max_nodes`` nodes when a
+    limit is given (raising --max-nodes far enough lets them in)."""
+    return [c for c in cases if deep or c.tier != "deep"
+            or (max_nodes is not None and c.nodes is not None and c.nodes <= max_nodes)]
 
 
 def _show(path: Path, cases_dir: Path) -> str:

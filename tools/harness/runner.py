@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from doublecheck.harness import report as reports
-from doublecheck.casefiles import CASES_DIR, load_cases, select
+from doublecheck.casefiles import CASES_DIR, load_cases, select, select_tier
 from doublecheck.harness.compare import SanNamer, compare, move_list
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
 from doublecheck.harness.protocol import response_problems
@@ -389,8 +389,11 @@ class _Terminated(KeyboardInterrupt):
 def run_command(cases_dir=CASES_DIR, variant=None, rule=None, patterns=(), max_nodes=None,
                 engine=None, out=None, err=None, spec: EngineSpec | None = None, jobs: int = 1,
                 give_up: int = GIVE_UP, fmt: str = "text", json_file=None, junit_file=None,
-                xfail_file=None, write_xfail=None, force=False, extra_reports=()) -> int:
+                xfail_file=None, write_xfail=None, force=False, extra_reports=(),
+                deep: bool = False) -> int:
     """``doublecheck run``: load, select, run, report; returns the exit code.
+
+    Deep-tier cases run only with ``deep`` (or when within ``max_nodes``).
 
     ``engine`` is a ready engine (tests); otherwise ``spec`` says what to start
     (the oracle by default). ``extra_reports`` holds more ``(path, write)``
@@ -414,13 +417,15 @@ def run_command(cases_dir=CASES_DIR, variant=None, rule=None, patterns=(), max_n
     if not Path(cases_dir).is_dir():
         print(f"error: cases directory {cases_dir} does not exist", file=err)
         return EXIT_USAGE
-    cases, problems = load_cases(cases_dir)
-    chosen = select_cases(cases, variant, rule, patterns)
+    cases, problems = load_cases(cases_dir, deep=True)
+    found = select_cases(cases, variant, rule, patterns)
+    chosen = select_tier(found, deep, max_nodes)
     if not chosen:
         wanted = ", ".join(f"{k}={v}" for k, v in
                            (("variant", variant), ("rule", rule), ("pattern", " ".join(patterns)))
                            if v)
-        print(f"error: no cases selected ({wanted or 'no cases found'} in {cases_dir})", file=err)
+        hint = "; only deep-tier cases match: add --deep" if found else ""
+        print(f"error: no cases selected ({wanted or 'no cases found'} in {cases_dir}){hint}", file=err)
         for problem in problems:
             print(f"  {problem}", file=err)
         return EXIT_USAGE
