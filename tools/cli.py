@@ -314,7 +314,7 @@ examples:
                    help="skip perft cases expecting more than N nodes (quick runs); deep-tier "
                         "cases within N are run too")
     p.add_argument("--deep", action="store_true",
-                   help="also run the deep tier: perft cases of tens to hundreds of millions of "
+                   help="also run the deep tier: perft cases of up to hundreds of millions of "
                         "nodes (generated-deep-perft.json; docs/perft.md)")
     add_cases_dir_option(p, "case tree to run")
     who = p.add_mutually_exclusive_group()
