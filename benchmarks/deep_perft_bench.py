@@ -15,8 +15,8 @@ plain speed.  The default depths are those where python-chess's bulk count
 takes roughly 10-130 s on a quiet machine of the development kind (start
 position: perft 6, the depth of the issue's goal).
 
-Part 2, each variant's start position at its deep-tier depth: one process with
-the cache, ``--jobs 2`` with the cache, and one process without it.
+Part 2, each variant's start position at its deep-tier depth: the plain walk and
+the cached one, each in one process and with ``--jobs 2``.
 
 Part 3, the peak memory (RSS) of ``doublecheck perft`` with the default
 ``--hash`` on the largest chess count.
@@ -144,27 +144,38 @@ def chess_table(args):
 
 
 def variants_table(args):
-    print("\nPart 2: variant start positions at the deep tier (seconds; 'jobs x' = 1 process / --jobs 2, "
-          "'cache x' = no cache / 1 process, both with one process counting)")
-    print(f"{'variant':<18} {'count':<12} {'nodes':>11} {'1 process':>9} {'--jobs 2':>8} {'jobs x':>6} "
-          f"{'no cache':>8} {'cache x':>7}  load")
+    print("\nPart 2: variant start positions at the deep tier, seconds: the plain walk and the cached one, "
+          "each in one process and with --jobs 2 ('jobs x' = one process / --jobs 2; 'cache x' = plain / "
+          "cached, one process each)")
+    print(f"{'variant':<18} {'count':<9} {'nodes':>10} {'plain':>7} {'jobs 2':>7} {'jobs x':>6} "
+          f"{'cached':>7} {'cache x':>7} {'jobs 2':>7} {'jobs x':>6}  load")
     for name, depth, turns in VARIANT_STARTS:
         if args.variants and name not in args.variants:
             continue
+        depth = max(1, depth + args.variant_depth_offset)
         rules = variants.get(name)
         pos = rules.start
         started_load = load()
-        one, t_one = timed(lambda: count(rules, pos, depth, turns)["nodes"])
-        two, t_two = timed(lambda: count(rules, pos, depth, turns, jobs=2)["nodes"])
-        if args.skip_plain:
-            none, t_none = None, None
-        else:
-            none, t_none = timed(lambda: count(rules, pos, depth, turns, hash_mb=0)["nodes"])
-        counts = {one, two} | ({none} if none is not None else set())
+        runs = {}
+        for label, hash_mb, jobs in (("plain", 0, 1), ("plain 2", 0, 2), ("cached", DEFAULT_HASH_MB, 1),
+                                     ("cached 2", DEFAULT_HASH_MB, 2)):
+            if args.skip_plain and not hash_mb:
+                continue
+            runs[label] = timed(lambda: count(rules, pos, depth, turns, hash_mb=hash_mb, jobs=jobs)["nodes"])
+        counts = {n for n, _ in runs.values()}
         flag = "" if len(counts) == 1 else f"  COUNT MISMATCH {sorted(counts)}"
-        plain_cols = f"{'-':>8} {'-':>7}" if t_none is None else f"{t_none:>8.1f} {t_none / t_one:>7.2f}"
-        print(f"{name:<18} {('turns ' if turns else 'perft ') + str(depth):<12} {one:>11} {t_one:>9.1f} "
-              f"{t_two:>8.1f} {t_one / t_two:>6.2f} {plain_cols}  {started_load}{flag}", flush=True)
+        t = {label: seconds for label, (_, seconds) in runs.items()}
+
+        def col(label, width=7):
+            return f"{t[label]:>{width}.1f}" if label in t else f"{'-':>{width}}"
+
+        def ratio(a, b, width):
+            return f"{t[a] / t[b]:>{width}.2f}" if a in t and b in t else f"{'-':>{width}}"
+
+        print(f"{name:<18} {('turns ' if turns else 'perft ') + str(depth):<9} {counts.pop():>10} "
+              f"{col('plain')} {col('plain 2')} {ratio('plain', 'plain 2', 6)} {col('cached')} "
+              f"{ratio('plain', 'cached', 7)} {col('cached 2')} {ratio('cached', 'cached 2', 6)}"
+              f"  {started_load}{flag}", flush=True)
 
 
 def memory(args):
@@ -188,6 +199,7 @@ def main(argv=None):
     ap.add_argument("--depth-offset", type=int, default=0, help="add this to every chess depth")
     ap.add_argument("--positions", nargs="*", help="names of chess positions to run (default all)")
     ap.add_argument("--variants", nargs="*", help="names of variants for part 2 (default all)")
+    ap.add_argument("--variant-depth-offset", type=int, default=0, help="add this to every part 2 depth")
     ap.add_argument("--skip-leaves", action="store_true", help="no every-leaf line")
     ap.add_argument("--skip-plain", action="store_true", help="no plain (uncached) oracle column")
     part = ap.add_mutually_exclusive_group()
