@@ -67,7 +67,8 @@ compare it with your engine's to find the move whose subtree is wrong.
 Counts already made are remembered in a transposition table of --hash MB per
 counting process, so a position reached again at the same remaining depth is
 not counted twice; --no-hash counts with the plain reference walk instead.
---jobs N splits the tree into subtrees counted by N local processes;
+--jobs N splits the tree into subtrees counted by N local processes (each
+with its own table, so on few cores one cached process is often faster);
 --scheduler ADDRESS sends them to a running Dask cluster (pip install
 'doublecheck[cluster]'). Progress goes to stderr (--quiet: none).
 More in docs/perft.md.
@@ -76,7 +77,8 @@ examples:
   doublecheck perft --depth 3               prints  Nodes: 8902
   doublecheck perft --depth 2 --divide      one 'e2e4: 20' line per move, then the total
   doublecheck perft --depth 2 --turns --variant double-move --json
-  doublecheck perft --depth 6 --jobs 2      119060324 nodes, on two processes
+  doublecheck perft --depth 6               119060324 nodes (about a minute)
+  doublecheck perft --depth 5 --no-hash --jobs 2   the plain walk on two processes
   doublecheck perft --depth 7 --divide --scheduler tcp://10.0.0.5:8786
 """),
     "play": ("play moves and show the resulting position and status", """\
@@ -447,7 +449,7 @@ examples:
   doublecheck generate
   doublecheck generate --check
   doublecheck generate --variant chess
-  doublecheck generate --deep --jobs 2       the deep tier (generated-deep-perft.json; takes a while)
+  doublecheck generate --deep                the deep tier (generated-deep-perft.json; about 10 minutes)
   doublecheck generate --deep --check --variant double-move-anul
 """)
     p.add_argument("--check", action="store_true", help="compare only; write nothing")
