@@ -25,7 +25,7 @@ import chess  # noqa: E402
 
 from doublecheck.oracle import variants  # noqa: E402
 from doublecheck.oracle.perft import perft as oracle_perft  # noqa: E402
-from doublecheck.lookups.parallel_perft import parallel_divide  # noqa: E402
+from doublecheck.perft.parallel import count  # noqa: E402
 
 POSITIONS = [
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4),
@@ -105,14 +105,15 @@ def main(argv=None):
 
 
 def compare_jobs(name="position5", depth=4):
-    """perft split over 2 processes against one process, on a count that takes well over 10 s."""
+    """perft split over 2 processes against one process (both the plain walk, no cache),
+    on a count that takes well over 10 s.  benchmarks/deep_perft_bench.py measures the cache."""
     fen = dict((n, f) for n, f, _ in POSITIONS)[name]
     rules = variants.get("chess")
     t0 = time.perf_counter()
     one = oracle_perft(rules, rules.parse_fen(fen), depth)
     t_one = time.perf_counter() - t0
     t0 = time.perf_counter()
-    two = sum(parallel_divide("chess", fen, [], depth, jobs=2).values())
+    two = count(rules, rules.parse_fen(fen), depth, hash_mb=0, jobs=2)["nodes"]
     t_two = time.perf_counter() - t0
     flag = "" if one == two else f"  COUNT MISMATCH: {one} vs {two}"
     print(f"\nperft --jobs 2, {name} depth {depth} ({one} nodes): one process {t_one:.1f} s, "

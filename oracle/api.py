@@ -121,11 +121,15 @@ def history(rules, steps) -> tuple:
     return tuple(rules.identity(s.pos) for s in steps if not rules.mid_turn(s.pos))
 
 
-def handle(request: dict, rules=None) -> dict:
+def handle(request: dict, rules=None, counter=None) -> dict:
     """Answer one request (see the module docstring); raises RulesError on bad input.
 
     ``rules`` overrides the rules object the request's variant names (the
     mutation tests use it to run the suite against deliberately wrong rules).
+    ``counter(rules)`` makes the perft counter (an object with ``count(pos, depth,
+    turns)`` and ``divide(pos, depth, turns)``); without it perft is the plain walk
+    of ``oracle.perft``, the readable reference.  The harness passes the cached
+    counter of ``doublecheck.perft`` (tested to give the same counts).
     """
     if not isinstance(request, dict):
         raise RulesError(INVALID_REQUEST, "a request must be a JSON object")
@@ -149,10 +153,24 @@ def handle(request: dict, rules=None) -> dict:
     if op == "fen":
         return {"fen": rules.fen(pos)}
     depth, by_first_step, turns = perft_request(request)
+    count = counter(rules) if counter is not None else PlainWalk(rules)
     if by_first_step:
-        table = divide(rules, pos, depth, turns=turns)
+        table = count.divide(pos, depth, turns=turns)
         return {"nodes": sum(table.values()), "divide": table}
-    return {"nodes": (perft_turns if turns else perft)(rules, pos, depth)}
+    return {"nodes": count.count(pos, depth, turns)}
+
+
+class PlainWalk:
+    """The plain perft walk of ``oracle.perft`` behind the counter interface of ``handle``."""
+
+    def __init__(self, rules):
+        self.rules = rules
+
+    def count(self, pos, depth: int, turns: bool = False) -> int:
+        return (perft_turns if turns else perft)(self.rules, pos, depth)
+
+    def divide(self, pos, depth: int, turns: bool = False) -> dict:
+        return divide(self.rules, pos, depth, turns=turns)
 
 
 def perft_request(request: dict) -> tuple[int, bool, bool]:

@@ -98,6 +98,7 @@ class Chess:
                                              for letter in letters for p in (letter, "*" + letter))
                                    for letters in ("RQ", "BQ", "N", "K", "P"))
                           for c in (WHITE, BLACK)}
+        self.shared_parts = {}  # castling sets and states, one object each (see perft_key)
         self.start = self.parse_fen(self.start_fen)
 
     def make_castle_rules(self):
@@ -245,10 +246,44 @@ class Chess:
         return [g.square(f, rank) for f in range(a, b + step, step)]
 
     def legal_moves(self, pos: Position):
-        """The moves the side to move may make next (3.9: never leaving its own king in check)."""
-        if not self.has_check:
-            return self.pseudo_moves(pos)
-        return [m for m in self.pseudo_moves(pos) if self.king_safe_after(pos, m)]
+        """The moves the side to move may make next (3.9: never leaving its own king in check).
+
+        Each candidate is tried on a copy of the board (``king_safe_after``),
+        except those that cannot expose the king: when the king is not in
+        check, a move that is not the king's own, not en passant and not made
+        by a pinned piece leaves every line to the king as it was.
+        """
+        moves = self.pseudo_moves(pos)
+        board = pos.board
+        king = "K" if pos.turn == WHITE else "k"
+        if not self.has_check or king not in board:
+            return moves
+        sq = board.index(king)
+        if self.attacked(board, sq, other(pos.turn)):
+            return [m for m in moves if self.king_safe_after(pos, m)]
+        risky = self.pinned(board, sq, pos.turn) | {sq}
+        return [m for m in moves if (m.frm not in risky and not m.en_passant) or self.king_safe_after(pos, m)]
+
+    def pinned(self, board, sq, color: str) -> set:
+        """The squares of the pieces of `color` that alone stand between their king on sq
+        and an enemy piece moving along that line."""
+        lines, diagonals = self.hitters[other(color)][:2]
+        white = color == WHITE
+        found = set()
+        for rays, hitters in ((self.slides["R"][sq], lines), (self.slides["B"][sq], diagonals)):
+            for ray in rays:
+                shield = None
+                for t in ray:
+                    piece = board[t]
+                    if piece is None:
+                        continue
+                    if shield is None and piece.isupper() == white:
+                        shield = t
+                        continue
+                    if shield is not None and piece in hitters:
+                        found.add(shield)
+                    break
+        return found
 
     def king_safe_after(self, pos, move):
         board = self.move_board(pos, move)
@@ -434,6 +469,40 @@ class Chess:
     def identity(self, pos: Position):
         """What makes two turn-boundary positions 'the same' for repetition (G3)."""
         return (pos.board, pos.turn, pos.castling, self.legal_ep(pos), pos.state)
+
+    def perft_key(self, pos: Position):
+        """What perft needs to know of a position (G7): two positions with the same
+        key have the same move counts and turn counts at every depth.
+
+        This is ``identity`` (G3) made cheap enough to compute at every node:
+        the en passant square is kept when a pawn of the side to move stands
+        where it could take on it (deciding whether that capture is legal, as
+        ``identity`` does, would cost a move generation; keeping a square that
+        turns out unusable only costs a cache hit), and the clocks are left out
+        because no rule perft follows reads them (G7: draw rules do not stop
+        it).  Whether the turn is half done lives in ``pos.state``.  A variant
+        whose moves depend on anything else (a clock, the fullmove number, more
+        than one en passant square) overrides this.
+
+        The board is packed into one string and the castling rights and the
+        state are shared objects, so that a stored key costs little more than
+        its board string (the perft cache keeps millions of them).
+        """
+        shared = self.shared_parts
+        return ("".join([p or "." for p in pos.board]), pos.turn, self.ep_in_reach(pos),
+                shared.setdefault(pos.castling, pos.castling), shared.setdefault(pos.state, pos.state))
+
+    def ep_in_reach(self, pos: Position):
+        """The en passant square if a pawn of the side to move stands beside it, else None."""
+        ep = pos.ep
+        if ep is None:
+            return None
+        pawn = "P" if pos.turn == WHITE else "p"
+        for sq in self.pawn_hit_from[pos.turn][ep]:
+            piece = pos.board[sq]
+            if piece is not None and piece[-1] == pawn:
+                return ep
+        return None
 
     def legal_ep(self, pos: Position):
         """The en passant square if an en passant capture is actually legal, else None."""

@@ -26,14 +26,16 @@ def divide(rules, pos, depth: int, turns: bool = False) -> dict:
     """Each first step (a move, or with turns=True a whole turn) with the count below it."""
     if depth < 1:
         raise ValueError("divide needs depth >= 1")
-    out = {}
+    count = perft_turns if turns else perft
+    return {text: count(rules, after, depth - 1) for text, after in steps(rules, pos, turns)}
+
+
+def steps(rules, pos, turns: bool = False) -> list:
+    """The first steps of a divide: (move text, position after) for each legal
+    move, or with turns=True (turn text, position after) for each legal turn."""
     if turns:
-        for line, after in rules.turns(pos):
-            out[turn_text(rules, pos, line)] = perft_turns(rules, after, depth - 1)
-    else:
-        for m in rules.legal_moves(pos):
-            out[rules.move_text(pos, m)] = perft(rules, rules.play(pos, m), depth - 1)
-    return out
+        return [(turn_text(rules, pos, line), after) for line, after in rules.turns(pos)]
+    return [(rules.move_text(pos, m), rules.play(pos, m)) for m in rules.legal_moves(pos)]
 
 
 def turn_text(rules, pos, line) -> str:

@@ -127,6 +127,16 @@ class Case:
     path: Path
     generated: bool
     covers: list[str] = field(default_factory=list)   # state components (the coverage matrix)
+    tier: str = "default"   # "deep": left out of a default run (select_tier)
+
+    @property
+    def nodes(self) -> int | None:
+        """The perft count the case expects (None for other operations)."""
+        if "nodes" in self.expect:
+            return self.expect["nodes"]
+        if "divide" in self.expect:
+            return sum(self.expect["divide"].values())
+        return None
 
 
 def warn_on_stderr(message: str) -> None:
@@ -181,10 +191,14 @@ def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict
     return rules, problems
 
 
-def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[list[Case], list[str]]:
+def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False
+               ) -> tuple[list[Case], list[str]]:
     """All cases below ``cases_dir`` and every problem found (catalogue included).
 
-    ``warn`` is called with a message for each entry skipped because it is not a regular file."""
+    ``warn`` is called with a message for each entry skipped because it is not a regular file.
+    The cases of deep-tier files (``"tier": "deep"``) are returned only with ``deep``;
+    their files are read and checked either way.
+    """
     cases_dir = Path(cases_dir)
     rules, problems = load_rules(cases_dir, warn)
     validator = _validator("case-file.schema.json", problems)
@@ -220,13 +234,15 @@ def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[list[Case], li
                     problems.append(f"{here}: unknown rule id '{rid}'")
             wrong = request_problems(variant, raw["request"], raw["expect"])
             problems += [f"{here}: {w}" for w in wrong]
-            if wrong:
+            tier = data.get("tier", "default")
+            if wrong or (tier == "deep" and not deep):
                 continue
             cases.append(Case(
                 id=cid, variant=variant, topic=topic, rules=list(raw["rules"]),
                 description=raw["description"], source=raw["source"],
                 request={**raw["request"], "variant": variant}, expect=raw["expect"],
-                path=path, generated=data["generated"], covers=list(raw.get("covers", []))))
+                path=path, generated=data["generated"], covers=list(raw.get("covers", [])),
+                tier=tier))
     return cases, problems
 
 
@@ -288,6 +304,14 @@ def select(cases, variant=None, rule=None, pattern=None) -> list[Case]:
             if (variant is None or c.variant == variant)
             and (rule is None or rule in c.rules)
             and (pattern is None or fnmatchcase(c.id, pattern))]
+
+
+def select_tier(cases, deep: bool = False, max_nodes: int | None = None) -> list[Case]:
+    """The cases a run takes by tier: all with ``deep``; otherwise the default
+    tier, plus the deep cases expecting at most ``max_nodes`` nodes when a
+    limit is given (raising --max-nodes far enough lets them in)."""
+    return [c for c in cases if deep or c.tier != "deep"
+            or (max_nodes is not None and c.nodes is not None and c.nodes <= max_nodes)]
 
 
 def _show(path: Path, cases_dir: Path) -> str:

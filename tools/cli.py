@@ -68,12 +68,25 @@ examples:
 """),
     "perft": ("count move sequences to a given depth", """\
 Counts the sequences of DEPTH moves (or complete turns, with --turns) that the
-rules allow. --divide also prints the count below each first move.
+rules allow (ruling G7). --divide also prints the count below each first move:
+compare it with your engine's to find the move whose subtree is wrong.
+
+Counts already made are remembered in a transposition table of --hash MB per
+counting process, so a position reached again at the same remaining depth is
+not counted twice; --no-hash counts with the plain reference walk instead.
+--jobs N splits the tree into subtrees counted by N local processes (each
+with its own table, so on few cores one cached process is often faster);
+--scheduler ADDRESS sends them to a running Dask cluster (pip install
+'doublecheck[cluster]'). Progress goes to stderr (--quiet: none).
+More in docs/perft.md.
 
 examples:
   doublecheck perft --depth 3               prints  Nodes: 8902
   doublecheck perft --depth 2 --divide      one 'e2e4: 20' line per move, then the total
   doublecheck perft --depth 2 --turns --variant double-move --json
+  doublecheck perft --depth 6               119060324 nodes (about a minute)
+  doublecheck perft --depth 5 --no-hash --jobs 2   the plain walk on two processes
+  doublecheck perft --depth 7 --divide --scheduler tcp://10.0.0.5:8786
 """),
     "play": ("play moves and show the resulting position and status", """\
 Plays the moves given with --moves (space-separated, coordinate text or SAN)
@@ -295,6 +308,37 @@ def add_position_options(p, moves_help="space-separated moves played first (coor
     p.add_argument("--moves", metavar='"M1 M2 ..."', help=moves_help)
 
 
+def add_perft_options(p):
+    from doublecheck.perft.cache import DEFAULT_HASH_MB
+
+    p.add_argument("--depth", type=count, required=True,
+                   help="number of moves (or turns), up to the variant's limit "
+                        "(docs/protocol.md, Limits)")
+    p.add_argument("--divide", action="store_true", help="also count below each first move")
+    p.add_argument("--turns", action="store_true", help="count complete turns, not moves")
+    table = p.add_mutually_exclusive_group()
+    table.add_argument("--hash", type=megabytes, default=DEFAULT_HASH_MB, metavar="MB",
+                       help="transposition table size per counting process "
+                            "(default: %(default)s; docs/perft.md)")
+    table.add_argument("--no-hash", action="store_true",
+                       help="no table: count with the plain reference walk")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=jobs, default=1, metavar="N",
+                       help="split the tree into subtrees counted by N local processes (default 1; "
+                            f"at most {JOBS_PER_CORE} per CPU core)")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="count the subtrees on the Dask cluster whose scheduler is at ADDRESS "
+                            "(tcp://host:8786; needs 'doublecheck[cluster]')")
+    add_quiet_option(p)
+
+
+def megabytes(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 2**20:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {2**20} (megabytes), not {value}")
+    return value
+
+
 def add_json_option(p, text="print one JSON object"):
     p.add_argument("--json", action="store_true", help=text)
 
@@ -338,6 +382,7 @@ examples:
   doublecheck run --jobs 2                     the same, on two cores
   doublecheck run --quick                      skip the perft cases above 200000 nodes
   doublecheck run --variant chess --max-nodes 200000
+  doublecheck run --deep --variant double-move-anul      the deep perft tier too
   doublecheck run 'chess/castling/*' 'chess/en-passant/*'
   doublecheck run --rule FIDE-3.8.2
   doublecheck run --engine "./my-engine --protocol" --timeout 5 --jobs 4
@@ -350,10 +395,14 @@ examples:
     p.add_argument("--rule", help="only cases that cite this rule id")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--max-nodes", type=count, metavar="N",
-                      help="skip perft cases expecting more than N nodes (quicker runs)")
+                      help="skip perft cases expecting more than N nodes (quicker runs); deep-tier "
+                           "cases within N are run too")
     size.add_argument("--quick", action="store_const", dest="max_nodes", const=QUICK_MAX_NODES,
                       help=f"the same as --max-nodes {QUICK_MAX_NODES}: every case but the largest "
                            "perft counts (docs/harness.md lists them)")
+    p.add_argument("--deep", action="store_true",
+                   help="also run the deep tier: perft cases of up to hundreds of millions of "
+                        "nodes (generated-deep-perft.json; docs/perft.md)")
     add_cases_dir_option(p, "case tree to run")
     who = p.add_mutually_exclusive_group()
     who.add_argument("--engine", metavar='"CMD ARGS"', type=engine_command,
@@ -397,7 +446,8 @@ def run_handler(args) -> int:
         max_nodes=args.max_nodes, timeout=timeout, jobs=args.jobs, give_up=args.give_up,
         fmt=args.format, json_file=args.json, junit_file=args.junit,
         extra_reports=((args.html, write_html_report),) if args.html else (),
-        xfail_file=args.xfail, write_xfail=args.write_xfail, force=args.force, quiet=args.quiet)
+        xfail_file=args.xfail, write_xfail=args.write_xfail, force=args.force, quiet=args.quiet,
+        deep=args.deep)
     return run_command(options, spec=engine_spec(args.engine, args.adapter, timeout))
 
 
@@ -439,14 +489,7 @@ def add_lookups(sub, fmt):
                            epilog="examples:" + examples, formatter_class=fmt)
         add_position_options(p)
         if op == "perft":
-            p.add_argument("--depth", type=count, required=True,
-                           help="number of moves (or turns), up to the variant's limit "
-                                "(docs/protocol.md, Limits)")
-            p.add_argument("--divide", action="store_true", help="also count below each first move")
-            p.add_argument("--turns", action="store_true", help="count complete turns, not moves")
-            p.add_argument("--jobs", type=jobs, default=1, metavar="N",
-                           help="split the count by first move over N processes (default 1; "
-                                f"at most {JOBS_PER_CORE} per CPU core)")
+            add_perft_options(p)
         if op == "turns":
             p.add_argument("--grouped", action="store_true",
                            help="group the turns by their first move, in SAN and coordinates")
@@ -503,9 +546,16 @@ examples:
   doublecheck generate
   doublecheck generate --check
   doublecheck generate --variant chess
+  doublecheck generate --deep                the deep tier (generated-deep-perft.json; about 10 minutes)
+  doublecheck generate --deep --check --variant double-move-anul
 """)
     p.add_argument("--check", action="store_true", help="compare only; write nothing")
     p.add_argument("--variant", help="only the generators of this variant")
+    p.add_argument("--deep", action="store_true",
+                   help="the deep tier of perft vectors instead of the default files (docs/perft.md); "
+                        "prints each count's time on stderr")
+    p.add_argument("--jobs", type=positive, default=1, metavar="N",
+                   help="with --deep: count each perft over N local processes (default 1)")
     add_cases_dir_option(p)
     add_quiet_option(p)
     p.set_defaults(handler=lambda args: _generate(args))
@@ -513,7 +563,8 @@ examples:
 
 def _generate(args) -> int:
     from doublecheck.authoring.generate import generate_command
-    return generate_command(args.cases_dir, args.variant, args.check, quiet=args.quiet)
+    return generate_command(args.cases_dir, args.variant, args.check, quiet=args.quiet,
+                            deep=args.deep, jobs=args.jobs)
 
 
 def add_rules(sub, fmt):
@@ -656,6 +707,7 @@ def main(argv=None) -> int:
     from doublecheck.harness.engines import HelloError
     from doublecheck.lookups.pgn import PgnError
     from doublecheck.oracle.errors import RulesError
+    from doublecheck.perft.parallel import PerftError
 
     argv = sys.argv[1:] if argv is None else list(argv)
     as_json = wants_json(argv)
@@ -663,7 +715,7 @@ def main(argv=None) -> int:
         args = build_parser().parse_args(argv)
         as_json = getattr(args, "json", None) is True
         return args.handler(args)
-    except (RulesError, PgnError, DataError, UsageError) as e:
+    except (RulesError, PgnError, DataError, UsageError, PerftError) as e:
         return fail(e.code, e.message, as_json)
     except HelloError as e:
         return fail("unusable-engine", str(e), as_json)

@@ -13,7 +13,10 @@ print no progress at all. ``quiet`` turns it off; the environment variable
 progress lines outside a terminal).
 
 Items are named when they start and when they finish; several may run at
-once (``run --jobs``), and the calls may come from any thread.
+once (``run --jobs``), and the calls may come from any thread. ``total`` may be
+set once it is known (perft plans its subtrees first), and ``detail``, a
+function giving a few more words (perft's node count and speed), is called for
+every line.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ class Progress:
         self.done = 0
         self.failed = 0
         self.running: dict[str, float] = {}
+        self.detail = None  # a function giving more words for the line, or None
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = None
@@ -91,6 +95,7 @@ class Progress:
         now = self.clock()
         counts = [f"{self.done}/{self.total} {self.unit} done"]
         counts += [f"{self.failed} {self.bad}"] if self.bad else []
+        counts += [self.detail()] if self.detail else []
         text = f"{self.command}: " + ", ".join(counts + [f"{now - self.began:.0f} s"])
         longest = sorted(self.running.items(), key=lambda item: item[1])
         if longest:

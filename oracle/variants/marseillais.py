@@ -180,6 +180,14 @@ class Marseillais(Chess):
         """G3: the live targets count only when an en passant capture on them is legal."""
         return (pos.board, pos.turn, pos.castling, self.usable_targets(pos), pos.state)
 
+    def perft_key(self, pos):
+        """G7 for the perft cache: the chess key with every target as written (a set of
+        up to two, M4/M7) and whether this is the balanced form's one-move first turn
+        (M2, the one place the fullmove number changes the moves)."""
+        shared = self.shared_parts
+        return ("".join([p or "." for p in pos.board]), pos.turn, pos.ep, self.one_move_turn(pos),
+                shared.setdefault(pos.castling, pos.castling), shared.setdefault(pos.state, pos.state))
+
     # ------------------------------------------------------------------- FEN
 
     parse_state = DoubleMoveAnul.parse_state      # field 7: '-' or 'm', absent '-' (M7 = A4)

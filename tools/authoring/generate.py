@@ -18,6 +18,12 @@ without it is curated and is never overwritten.
 With the package's own case tree, the same run keeps the derived text in step
 (``doublecheck.authoring.derived``): the variant and operation lists of the
 schemas and the rule tables of docs/<variant>.md.
+
+The deep tier (``--deep``, ``doublecheck.authoring.deep``): a module that also
+defines ``DEEP_PERFT = [DeepPerft(...), ...]`` gets a
+``<variant>/generated-deep-perft.json``, marked ``"tier": "deep"``.  Only
+``--deep`` writes or checks those files (their counts take minutes); without
+it they are left alone.
 """
 
 import importlib
@@ -27,6 +33,7 @@ import sys
 from pathlib import Path
 
 from doublecheck.authoring import derived, generators
+from doublecheck.authoring.deep import deep_file
 from doublecheck.casefiles import CASES_DIR, UnreadableFile, check_cases_dir, read_data_text
 from doublecheck.limits import loads
 from doublecheck.progress import Progress
@@ -65,6 +72,12 @@ def produce(variant=None, progress: Progress | None = None) -> tuple[tuple[str, 
     return tuple(out)
 
 
+def produce_deep(variant=None, jobs=1, log=None) -> tuple[tuple[str, str], ...]:
+    """(path, text) of the deep-tier file of every generator that defines DEEP_PERFT."""
+    return tuple((rel, render(data)) for module in discover(variant) if getattr(module, "DEEP_PERFT", None)
+                 for rel, data in [deep_file(module.VARIANT, module.DEEP_PERFT, jobs=jobs, log=log)])
+
+
 def _committed(path: Path):
     """(text, None) for a readable file, or (None, what is wrong with it)."""
     try:
@@ -89,20 +102,26 @@ def _is_generated(path: Path) -> bool:
 
 
 def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
-                     out=None, err=None, quiet=False) -> int:
-    """Write (or with ``check``, compare) every generated file; returns the exit code.
-    Progress goes to ``err`` unless ``quiet``."""
+                     out=None, err=None, quiet=False, deep=False, jobs=1) -> int:
+    """Write (or with ``check``, compare) every generated file of the default tier,
+    or with ``deep`` of the deep tier; returns the exit code.  Progress goes to
+    ``err`` unless ``quiet``."""
     out, err = out or sys.stdout, err or sys.stderr
     cases_dir = check_cases_dir(cases_dir, need_cases=False) if check else Path(cases_dir)
     chosen = discover(variant)
     if not chosen:
         print(f"error: no generator for variant '{variant}'", file=err)
         return 2
-    with Progress("doublecheck generate", len(chosen), "generators", None, stream=err,
-                  quiet=quiet) as progress:
-        texts = {cases_dir / rel: text for rel, text in produce(variant, progress)}
+    if deep:
+        made = produce_deep(variant, jobs, None if quiet else err)
+    else:
+        with Progress("doublecheck generate", len(chosen), "generators", None, stream=err,
+                      quiet=quiet) as progress:
+            made = produce(variant, progress)
+    texts = {cases_dir / rel: text for rel, text in made}
     try:
-        kept = derived.expected_texts() if cases_dir.resolve() == CASES_DIR.resolve() else {}
+        own_tree = not deep and cases_dir.resolve() == CASES_DIR.resolve()
+        kept = derived.expected_texts() if own_tree else {}
     except derived.DerivedError as e:
         print(f"error: {e}", file=err)
         return 2
@@ -120,7 +139,8 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
                 stale.append(f"differs: {p}")
         for path in sorted(cases_dir.glob("*/*.json")):
             data = None if path in texts else _generated_data(path)
-            if data is not None and (variant is None or data.get("variant") == variant):
+            if data is not None and (data.get("tier") == "deep") == deep and (
+                    variant is None or data.get("variant") == variant):
                 stale.append(f"not produced by any generator: {path}")
         for line in stale:
             print(line, file=out)
@@ -138,7 +158,8 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
     if curated:
         return 2
     _write({**texts, **kept}, out)
-    if any(p.read_text(encoding="utf-8") != t for p, t in derived.expected_texts(fresh=True).items()):
+    if own_tree and any(p.read_text(encoding="utf-8") != t
+                        for p, t in derived.expected_texts(fresh=True).items()):
         _write(derived.expected_texts(), out)  # a catalogue read against the schemas just written
     return 0
 

@@ -74,6 +74,12 @@ def error(code: str, message: str) -> dict:
     return {"ok": False, "error": {"code": code, "message": message}}
 
 
+def cached_counter(rules):
+    """The perft counter the oracle answers with: the plain walk's counts, through a table."""
+    from doublecheck.perft.cache import Counter, Table
+    return Counter(rules, Table())
+
+
 class OracleAdapter:
     """The oracle as an adapter: the reference for ``--adapter`` and ``doublecheck serve``."""
 
@@ -81,7 +87,8 @@ class OracleAdapter:
         return api.hello()
 
     def handle(self, request: dict) -> dict:
-        return api.handle(request)
+        # perft counts through a fresh transposition table per request (docs/perft.md)
+        return api.handle(request, counter=cached_counter)
 
 
 def check_claims(claims, who: str) -> dict:

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from doublecheck.casefiles import CASES_DIR, check_cases_dir, load_cases, schema, select
+from doublecheck.casefiles import CASES_DIR, check_cases_dir, load_cases, schema, select, select_tier
 from doublecheck.harness import report as reports
 from doublecheck.harness.compare import DIFF_ITEMS, SanNamer, diff_lines, difference
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
@@ -84,6 +84,7 @@ class RunOptions:
     write_xfail: object = None
     force: bool = False
     quiet: bool = False        # no progress on stderr
+    deep: bool = False         # also the deep-tier cases (docs/perft.md)
 
 
 @dataclass
@@ -463,6 +464,8 @@ def run_command(options: RunOptions | None = None, engine=None, spec: EngineSpec
                 out=None, err=None) -> int:
     """``doublecheck run``: load, select, run, report; returns the exit code.
 
+    Deep-tier cases run only with ``deep`` (or when within ``max_nodes``).
+
     ``engine`` is a ready engine (tests); otherwise ``spec`` says what to start
     (the oracle by default). Reports are written even when the run is
     interrupted, with the cases finished so far.
@@ -506,12 +509,14 @@ def _prepare(options, err):
             raise _Stop(EXIT_USAGE)
     cases_dir = check_cases_dir(options.cases_dir)   # DataError: the CLI prints it, exit 2
     schema("protocol.schema.json")                   # the answers are checked against it
-    cases, problems = load_cases(cases_dir)
-    chosen = select_cases(cases, options.variant, options.rule, options.patterns)
+    cases, problems = load_cases(cases_dir, deep=True)
+    found = select_cases(cases, options.variant, options.rule, options.patterns)
+    chosen = select_tier(found, options.deep, options.max_nodes)
     if not chosen:
         wanted = ", ".join(f"{k}={v}" for k, v in (("variant", options.variant), ("rule", options.rule),
                                                    ("pattern", " ".join(options.patterns))) if v)
-        print(f"error: no cases selected ({wanted or 'no cases found'} in {options.cases_dir})",
+        hint = "; only deep-tier cases match: add --deep" if found else ""
+        print(f"error: no cases selected ({wanted or 'no cases found'} in {options.cases_dir}){hint}",
               file=err)
         for problem in problems:
             print(f"  {problem}", file=err)

@@ -15,11 +15,12 @@ from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_r
 from doublecheck.cli import UsageError
 from doublecheck.lookups import lookup, matrix, pgn
 from doublecheck.lookups.lookup import status_sentence
-from doublecheck.lookups.parallel_perft import parallel_divide
 from doublecheck.lookups.svg import svg_for
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.limits import check_perft_depth
 from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_VARIANT, RulesError
+from doublecheck.perft.parallel import count as perft_count
+from doublecheck.progress import Progress
 
 
 def _moves(args):
@@ -74,23 +75,28 @@ def lookup_command(args) -> int:
     if args.moves is not None:
         req["moves"] = args.moves.split()
     if args.command == "perft":
-        req.update(depth=args.depth, divide=args.divide, turns=args.turns)
-        if args.jobs > 1:
-            return _parallel_perft(args, req)
+        return _perft(args)
     _print(args, args.command, api.handle(req))
     return 0
 
 
-def _parallel_perft(args, req) -> int:
-    """perft --jobs N: the same answer as perft, split over N processes by first step."""
-    if req["depth"] < 1:
-        raise RulesError(INVALID_REQUEST, "--jobs needs --depth 1 or more")
-    check_perft_depth(variants.get(args.variant), req["depth"], args.turns)
-    table = parallel_divide(args.variant, req.get("fen"), req.get("moves"), req["depth"],
-                            turns=args.turns, jobs=args.jobs)
-    answer = {"nodes": sum(table.values())}
-    if args.divide:
-        answer["divide"] = table
+def _perft(args) -> int:
+    """perft: through the transposition cache (or --no-hash, the plain walk), in this
+    process, over --jobs N processes or on the Dask cluster at --scheduler."""
+    rules = variants.get(args.variant)
+    check_perft_depth(rules, args.depth, args.turns)
+    if args.divide and args.depth < 1:
+        raise RulesError(INVALID_REQUEST, "--divide needs --depth 1 or more")
+    pos = api.replay(rules, args.fen, _moves(args)).final
+    if args.depth == 0:
+        answer = {"nodes": 1}
+    else:
+        with Progress("doublecheck perft", 0, "subtrees", None, quiet=args.quiet) as progress:
+            answer = perft_count(rules, pos, args.depth, turns=args.turns,
+                                 hash_mb=0 if args.no_hash else args.hash, jobs=args.jobs,
+                                 scheduler=args.scheduler, progress=progress)
+        if not args.divide:
+            del answer["divide"]
     _print(args, "perft", answer)
     return 0
 

@@ -16,6 +16,7 @@ FEN and status at the end of each game.
 import random
 
 from doublecheck.oracle import api, variants
+from doublecheck.authoring.deep import DeepPerft
 from doublecheck.authoring.generators import Kit
 
 VARIANT = "double-chess"
@@ -42,6 +43,14 @@ DEEP = {"castling-squares-attacked": 3}  # the one middlegame also counted to de
 STARTS = [("start", START)] * 2 + [(name, fen) for name, fen, _ in MIDDLEGAMES for _ in range(2)]
 
 PERFT_RULES = ["G7", "C3", "DC-fide-otherwise"]
+
+# The deep tier (doublecheck generate --deep): one ply deeper than the default files.
+DEEP_PERFT = [
+    DeepPerft("start", 4, rules=tuple(PERFT_RULES)),
+    DeepPerft("start", 4, turns=True, rules=("G1", "G7"), divide=False,
+              note="a turn is one move here, so this equals perft 4"),
+] + [DeepPerft(name, 4 if name == "castling-squares-attacked" else 3, fen=fen, rules=tuple(PERFT_RULES))
+     for name, fen, _ in MIDDLEGAMES]
 MOVE_RULES = ["C3", "C4", "G8"]
 PLAY_RULES = ["C2", "C3", "G9", "FIDE-5.1.1"]
 # depth: (short form, how the count follows from the setup by hand)

@@ -21,6 +21,7 @@ an independent model built on python-chess.
 import random
 
 from doublecheck.oracle import api, variants
+from doublecheck.authoring.deep import DeepPerft
 from doublecheck.authoring.generators import Kit
 
 VARIANT = "double-move"
@@ -43,6 +44,18 @@ PERFT = [
 GAMES = [("start", START)] * 3 + [("seed-mate", SEED_MATE), ("seed-en-passant", SEED_EP)]
 
 PERFT_RULES = ["G7", "D2", "DM-activation"]
+
+# The deep tier (doublecheck generate --deep): the same three positions, one or
+# two plies deeper; tests/test_deep_tier.py recounts them with the python-chess adapter.
+ADAPTER = "recounted with the python-chess adapter in tests/test_deep_tier.py (-m deep)"
+DEEP_PERFT = [
+    DeepPerft("start", 4, rules=tuple(PERFT_RULES), note=ADAPTER),
+    DeepPerft("start", 2, turns=True, rules=tuple(PERFT_RULES), note=ADAPTER),
+    DeepPerft("seed-mate", 3, fen=SEED_MATE, rules=tuple(PERFT_RULES), note=ADAPTER),
+    DeepPerft("seed-mate", 2, turns=True, fen=SEED_MATE, divide=False, rules=tuple(PERFT_RULES), note=ADAPTER),
+    DeepPerft("seed-en-passant", 7, fen=SEED_EP, rules=tuple(PERFT_RULES) + ("D4",), note=ADAPTER),
+    DeepPerft("seed-en-passant", 5, turns=True, fen=SEED_EP, rules=tuple(PERFT_RULES) + ("D4",), note=ADAPTER),
+]
 TURN_RULES = ["G7", "G8", "D2", "D3", "D4"]
 PLAY_RULES = ["G2", "G3", "D1", "D5", "D6"]
 

@@ -25,6 +25,7 @@ tests/test_adapter_vs_oracle.py (all of them; the largest with ``-m deep``).
 
 import random
 
+from doublecheck.authoring.deep import DeepPerft
 from doublecheck.authoring.generators import Kit
 from doublecheck.oracle import variants
 
@@ -150,6 +151,25 @@ def build(variant: str) -> list[tuple[str, dict]]:
             f"list of legal turns per game, FENs with usable targets, and the FEN and status at "
             f"the end.", playout_cases(kit))),
     ]
+
+
+ALEKHINE = next(fen for slug, _, fen, _ in POSITIONS if slug == "alekhine")
+ADAPTER = "recounted with the python-chess adapter in tests/test_deep_tier.py (-m deep)"
+
+
+def deep_perft(variant: str) -> list:
+    """The deep tier: perft 5 from the start and perft 6 with two live targets (the
+    Alekhine rule, M4) in both forms; turn-perft 3 from the start in the balanced form
+    (4.9 million turn sequences; the classic form's is 131 million, so it counts
+    turn-perft 3 from the two-target position instead)."""
+    turn_perft = (DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), note=ADAPTER)
+                  if variant == "marseillais" else
+                  DeepPerft("alekhine", 3, turns=True, fen=ALEKHINE, rules=tuple(TURN_RULES), note=ADAPTER))
+    return [DeepPerft("start", 5, rules=tuple(PERFT_RULES), note=ADAPTER), turn_perft,
+            DeepPerft("alekhine", 6, fen=ALEKHINE, rules=tuple(PERFT_RULES), note=ADAPTER)]
+
+
+DEEP_PERFT = deep_perft(VARIANT)
 
 
 def files() -> list[tuple[str, dict]]:

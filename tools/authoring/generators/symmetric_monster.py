@@ -16,6 +16,7 @@ status at the end of each game; every value is the oracle's.
 import random
 
 from doublecheck.oracle import variants
+from doublecheck.authoring.deep import DeepPerft
 from doublecheck.authoring.generators import Kit
 
 VARIANT = "symmetric-monster"
@@ -50,6 +51,20 @@ POSITIONS = [
      "follows them", {"moves": CASTLED + ["d0d1"]}, (1, 2, 3), (1, 2), 2),
     ("endgame", "an endgame: White has a double queen, a double-pawn and its double-king in hand; Black "
      "a double-king on e9 and a single rook", {"fen": ENDGAME}, (1, 2), (1,), 1),
+]
+
+
+# The deep tier (doublecheck generate --deep): positions of POSITIONS above, one or two
+# plies deeper.
+DEEP_PERFT = [
+    DeepPerft("start", 5, rules=tuple(PERFT_RULES) + ("SM-setup",)),
+    DeepPerft("start", 5, turns=True, rules=tuple(PERFT_RULES) + ("SM-setup",)),
+    DeepPerft("opening", 4, moves=tuple(OPENING), rules=tuple(PERFT_RULES)),
+    DeepPerft("opening", 3, turns=True, moves=tuple(OPENING), rules=tuple(PERFT_RULES)),
+    DeepPerft("castled", 4, moves=tuple(CASTLED), rules=tuple(PERFT_RULES)),
+    DeepPerft("mid-turn", 4, moves=tuple(CASTLED) + ("d0d1",), rules=tuple(PERFT_RULES)),
+    DeepPerft("endgame", 3, fen=ENDGAME, rules=tuple(PERFT_RULES)),
+    DeepPerft("endgame", 2, turns=True, fen=ENDGAME, rules=tuple(PERFT_RULES), divide=False),
 ]
 
 
