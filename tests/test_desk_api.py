@@ -16,6 +16,7 @@ import threading
 import xml.etree.ElementTree as ET
 
 import pytest
+from child_signals import default_ctrl_c
 from desk_support import MATE_FEN, MATE_LINE, fetch, running_desk
 from doublecheck.cli import main as cli_main
 from doublecheck.desk import ops
@@ -491,7 +492,8 @@ def start_desk(*args):
     """``doublecheck desk`` as a user starts it; returns (process, first line of output)."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen([sys.executable, "-m", "doublecheck", "desk", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=default_ctrl_c)
     return proc, proc.stdout.readline()
 
 

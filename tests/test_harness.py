@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TOYS = ROOT / "tests" / "toy_engines"
 sys.path.insert(0, str(TOYS))
 sys.path.insert(0, str(ROOT / "tests"))
+from child_signals import default_ctrl_c  # noqa: E402
 from python_chess_perft import perft  # noqa: E402
 from toy import TRIGGER_FEN  # noqa: E402
 
@@ -490,7 +491,8 @@ def test_interrupted_run_still_writes_its_reports(tmp_path, tree, sig):
     proc = subprocess.Popen(
         [sys.executable, "-m", "doublecheck", "run", "--cases-dir", str(tree), "--engine", toy("hang"),
          "--timeout", "120", "--json", str(report), "--junit", str(junit)],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=default_ctrl_c)
     try:
         deadline = time.monotonic() + 60
         while not marker.exists() and time.monotonic() < deadline and proc.poll() is None:

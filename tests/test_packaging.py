@@ -18,6 +18,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from child_signals import default_ctrl_c
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
@@ -172,7 +173,7 @@ def test_the_installed_desk_serves_its_page_and_api(elsewhere):
     import urllib.request
     cwd, env = elsewhere
     proc = subprocess.Popen(["doublecheck", "desk", "--port", "0"], cwd=cwd, env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_ctrl_c)
     try:
         line = proc.stdout.readline()
         url = re.search(r"http://\S+/", line).group(0)
