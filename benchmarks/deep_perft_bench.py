@@ -60,6 +60,8 @@ VARIANT_STARTS = [
     ("double-chess", 4, False),
     ("symmetric-monster", 5, False),
     ("symmetric-monster", 5, True),
+    ("marseillais", 5, False),
+    ("marseillais-classic", 5, False),
 ]
 
 

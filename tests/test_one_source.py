@@ -9,6 +9,7 @@ ids that it defines.
 """
 
 import importlib
+import importlib.util
 import json
 import re
 from pathlib import Path
@@ -147,3 +148,13 @@ def test_mutant_catalogue_tables_are_written_from_the_mutants():
     text = path.read_text(encoding="utf-8")
     tables = derived.mutant_tables()
     assert derived.doc_text(text, tables, path.name, (derived.MUTANTS_START, derived.MUTANTS_END)) == text
+
+
+def test_the_deep_perft_benchmark_measures_every_variant(monkeypatch):
+    """benchmarks/deep_perft_bench.py part 2 has a start position row for each registered variant."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    path = ROOT / "benchmarks" / "deep_perft_bench.py"
+    spec = importlib.util.spec_from_file_location("deep_perft_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert {name for name, _, _ in bench.VARIANT_STARTS} == set(REGISTRY)
