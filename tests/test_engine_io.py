@@ -354,6 +354,50 @@ def test_nested_limits_each_fire_and_the_caller_alarm_is_kept():
         signal.signal(signal.SIGALRM, previous)
 
 
+class StopsInItsFinalizer:
+    """An object whose finalizer runs until the limit stops it there. Python cannot pass an
+    exception out of a finalizer: it reports it as "Exception ignored" and goes on after
+    the ``del``, so the stop that landed in the finalizer is lost (garbage collection runs
+    finalizers at any moment: a request cannot keep them out)."""
+
+    def __del__(self):
+        end = time.monotonic() + 5
+        while time.monotonic() < end:
+            pass
+
+
+def swallow_a_stop_then_spin(seconds: float) -> int:
+    """Lose the first stop in a finalizer, then spin: a limit that holds stops the spin too.
+    Returns how many stops were lost (the pytest.fail below means the request ran on)."""
+    lost = []
+    hook = sys.unraisablehook
+    sys.unraisablehook = lambda report: lost.append(report.exc_type)
+    try:
+        with pytest.raises(TimeLimitExceeded):
+            with time_limit(seconds):
+                victim = StopsInItsFinalizer()
+                del victim
+                end = time.monotonic() + 5
+                while time.monotonic() < end:
+                    pass
+                pytest.fail("the request ran on after its first stop was lost in a finalizer")
+    finally:
+        sys.unraisablehook = hook
+    return len([t for t in lost if issubclass(t, TimeLimitExceeded)])
+
+
+def test_a_stop_lost_in_a_finalizer_is_raised_again():
+    assert swallow_a_stop_then_spin(0.2) == 1
+
+
+def test_a_stop_lost_in_a_finalizer_is_raised_again_in_a_worker_thread():
+    lost = []
+    worker = threading.Thread(target=lambda: lost.append(swallow_a_stop_then_spin(0.2)))
+    worker.start()
+    worker.join(30)
+    assert lost == [1]
+
+
 # --- the server's budget ----------------------------------------------------------
 
 def test_serve_answers_budget_exceeded_and_goes_on():

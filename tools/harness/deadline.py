@@ -31,6 +31,14 @@ How the code is stopped:
   raised when that call returns. Where neither is available (an interpreter
   without ``ctypes.pythonapi``), the limit is not enforced.
 
+Once the limit has passed, the exception is raised again every ``AGAIN``
+seconds until it ends the ``with`` block. One raise is not always enough:
+Python cannot pass an exception out of a finalizer (``__del__``, a weakref
+callback), which garbage collection runs at any moment; it reports the
+exception as "Exception ignored" and the interrupted code runs on. The next
+raise stops it. (A raise that lands in the code's own clean-up on the way out
+only replaces one ``TimeLimitExceeded`` by another.)
+
 ``TimeLimitExceeded`` derives from ``BaseException``, like
 ``KeyboardInterrupt``, so an engine's own ``except Exception:`` does not
 swallow it. A limit of ``None``, zero, a negative or a non-finite number means
@@ -60,6 +68,7 @@ class TimeLimitExceeded(BaseException):
 
 
 LONGEST = 7 * 24 * 3600.0   # one week: longer limits are held as this
+AGAIN = 0.05                # seconds between stops once the limit has passed, until one ends the block
 
 
 def no_limit(seconds) -> bool:
@@ -101,14 +110,31 @@ def time_limit(seconds: float | None):
             yield
 
 
+def _stop_class(seconds: float):
+    """The exception class one limit raises: CPython's thread API raises classes, so the class
+    carries the limit, and the clean-up tells its own limit's stops from an outer limit's."""
+    return type("TimeLimitExceeded", (TimeLimitExceeded,), {"seconds": seconds})
+
+
+def _despite_own_stops(clean_up, own) -> None:
+    """Run ``clean_up`` to its end, again from its start when a stop of this limit (class
+    ``own``) lands in it before it has disarmed the limit."""
+    while True:
+        try:
+            clean_up()
+            return
+        except own:
+            continue
+
+
 @contextmanager
 def _alarm(seconds: float):
     state = {"armed": True}
+    own = _stop_class(seconds)
 
     def ring(signum, frame):
-        if state["armed"]:
-            state["armed"] = False
-            raise TimeLimitExceeded(seconds)
+        if state["armed"]:  # (it stays armed: the timer rings AGAIN until the block is left)
+            raise own()
 
     start = time.monotonic()
     outer_delay, outer_interval = signal.getitimer(signal.ITIMER_REAL)
@@ -117,18 +143,21 @@ def _alarm(seconds: float):
             yield
         return
     previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6))  # (below a microsecond it would not fire)
+    # (below a microsecond it would not fire)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6), AGAIN)
+
+    def clean_up():
+        state["armed"] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
+        if outer_delay:
+            left = outer_delay - (time.monotonic() - start)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), outer_interval)
+
     try:
         yield
     finally:
-        try:
-            state["armed"] = False
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
-            if outer_delay:
-                left = outer_delay - (time.monotonic() - start)
-                signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), outer_interval)
+        _despite_own_stops(clean_up, own)
 
 
 def _async_raiser():
@@ -154,28 +183,33 @@ def _watchdog(seconds: float):
     if _RAISE_IN is None:
         yield
         return
-    # The exception is raised as a class (CPython's API wants one), so the class carries the limit.
-    exceeded = type("TimeLimitExceeded", (TimeLimitExceeded,), {"seconds": seconds})
+    own = _stop_class(seconds)
     target = threading.get_ident()
     lock = threading.Lock()
     state = {"armed": True, "fired": False}
+    disarmed = threading.Event()
 
     def fire():
-        with lock:
-            if state["armed"]:
+        if disarmed.wait(seconds):
+            return
+        while True:  # AGAIN until the block is left
+            with lock:
+                if not state["armed"]:
+                    return
                 state["fired"] = True
-                _RAISE_IN(target, exceeded)
+                _RAISE_IN(target, own)
+            if disarmed.wait(AGAIN):
+                return
 
-    timer = threading.Timer(seconds, fire)
-    timer.daemon = True
-    timer.start()
+    def clean_up():
+        with lock:
+            state["armed"] = False
+            disarmed.set()
+            if state["fired"]:
+                _RAISE_IN(target, None)  # withdraw a stop not raised yet
+
+    threading.Thread(target=fire, name="time-limit", daemon=True).start()
     try:
         yield
     finally:
-        try:
-            with lock:
-                state["armed"] = False
-                if state["fired"]:
-                    _RAISE_IN(target, None)  # withdraw it, if it has not been raised yet
-        finally:
-            timer.cancel()
+        _despite_own_stops(clean_up, own)
