@@ -488,8 +488,13 @@ class Chess:
         state are shared objects, so that a stored key costs little more than
         its board string (the perft cache keeps millions of them).
         """
+        return self.packed_key(pos, self.ep_in_reach(pos))
+
+    def packed_key(self, pos: Position, *more):
+        """The placement as one string, the side to move, ``more`` (what a variant's
+        perft_key adds), and the castling rights and state as shared objects."""
         shared = self.shared_parts
-        return ("".join([p or "." for p in pos.board]), pos.turn, self.ep_in_reach(pos),
+        return ("".join([p or "." for p in pos.board]), pos.turn, *more,
                 shared.setdefault(pos.castling, pos.castling), shared.setdefault(pos.state, pos.state))
 
     def ep_in_reach(self, pos: Position):

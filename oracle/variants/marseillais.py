@@ -184,9 +184,7 @@ class Marseillais(Chess):
         """G7 for the perft cache: the chess key with every target as written (a set of
         up to two, M4/M7) and whether this is the balanced form's one-move first turn
         (M2, the one place the fullmove number changes the moves)."""
-        shared = self.shared_parts
-        return ("".join([p or "." for p in pos.board]), pos.turn, pos.ep, self.one_move_turn(pos),
-                shared.setdefault(pos.castling, pos.castling), shared.setdefault(pos.state, pos.state))
+        return self.packed_key(pos, pos.ep, self.one_move_turn(pos))
 
     # ------------------------------------------------------------------- FEN
 
