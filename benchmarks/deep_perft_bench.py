@@ -119,7 +119,6 @@ def chess_table(args):
         if args.positions and name not in args.positions:
             continue
         depth = max(1, depth + args.depth_offset)
-        rules = variants.get("chess")
         pos = rules.parse_fen(fen)
         ways = [("bulk", lambda: Counter(rules, Table(DEFAULT_HASH_MB)).count(pos, depth),
                  lambda: plain.perft(rules, pos, depth), lambda: python_chess_bulk(chess.Board(fen), depth))]
