@@ -12,8 +12,8 @@ included.  The executors:
   This needs nothing beyond the standard library, starts in milliseconds and
   opens no network port, which is why it is used even when dask.distributed
   is installed (a local Dask cluster would give the same counts, only later).
-- a Dask cluster (``--scheduler ADDRESS``): ``Client(ADDRESS).get_executor()``,
-  whose futures are ``concurrent.futures`` futures, so the driver is the same.
+- a Dask cluster (``--scheduler ADDRESS``): ``Client(ADDRESS).submit``, each
+  Dask future settling a ``concurrent.futures`` future, so the driver is the same.
 
 Each worker process keeps one transposition table (``--hash`` MB) for all the
 tasks it counts in a run, so transpositions between the subtrees it is given
@@ -117,13 +117,32 @@ class DaskCluster:
         if not self.client.nthreads():
             self.client.close()
             raise PerftError("cluster-unavailable", f"the Dask scheduler at {address!r} has no workers")
-        self.executor = self.client.get_executor(pure=False)
+        self.pending = {}   # Dask future -> the concurrent.futures future it settles
 
     def workers(self) -> int:
         return max(1, sum(self.client.nthreads().values()))
 
     def submit(self, fn, *args):
-        return self.executor.submit(fn, *args)
+        """A ``concurrent.futures`` future for ``fn(*args)`` on the cluster.
+
+        (Not ``Client.get_executor()``: its futures fail with a TypeError of its own
+        when a worker dies just as a result arrives and the scheduler computes that
+        task again. Here the result is waited for, recomputed or not.)"""
+        settled = cf.Future()
+        settled.set_running_or_notify_cancel()
+        task = self.client.submit(fn, *args, pure=False)
+        self.pending[task] = settled   # (a Dask future nobody holds is cancelled)
+
+        def settle(done):
+            try:
+                settled.set_result(done.result())
+            except BaseException as e:
+                settled.set_exception(e)
+            finally:
+                self.pending.pop(done, None)
+
+        task.add_done_callback(settle)
+        return settled
 
     def restart(self) -> None:
         pass  # the scheduler reschedules the tasks of a lost worker by itself
