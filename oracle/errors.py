@@ -12,6 +12,7 @@ ILLEGAL_MOVE = "illegal-move"
 INVALID_MOVE_TEXT = "invalid-move-text"
 INVALID_REQUEST = "invalid-request"
 UNSUPPORTED = "unsupported"
+FILE_TOO_LARGE = "file-too-large"        # a file read by a command is over its size limit
 
 QUOTE_LIMIT = 200   # characters of an offending input a message shows
 

@@ -26,19 +26,25 @@ read as a move).
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from dataclasses import dataclass, field
 
+from doublecheck.limits import MAX_DATA_FILE_BYTES
 from doublecheck.oracle import api, variants
-from doublecheck.oracle.errors import INVALID_MOVE_TEXT, UNKNOWN_VARIANT, RulesError
+from doublecheck.oracle.errors import FILE_TOO_LARGE, INVALID_MOVE_TEXT, UNKNOWN_VARIANT, RulesError, quote
 from doublecheck.oracle.position import WHITE
-from doublecheck.lookups.lookup import explain_at, play_line, side, status_sentence
+from doublecheck.lookups.lookup import explain_at, side, status_sentence
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+# A tag pair; the value is checked by tag_value (one pattern for both would keep some
+# backtracking state per character of the value: about 170 bytes, 870 MB for a 5 MB tag).
+TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]', re.DOTALL)
+ESCAPED = re.compile(r"\\.", re.DOTALL)
 MOVE_NUMBER = re.compile(r"(\d+)(\.+)")
 ANNOTATION = re.compile(r"[!?]+$")
+MAX_RECORD_BYTES = MAX_DATA_FILE_BYTES   # a PGN file, as a case file (docs/lookups.md)
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
@@ -87,8 +93,8 @@ def parse_pgn(text: str) -> list[Game]:
         stripped = line.strip()
         if comment_from is None and depth == 0 and stripped.startswith("["):
             m = TAG.fullmatch(stripped)
-            if not m:
-                raise PgnError("pgn-syntax", f"malformed tag pair {stripped!r} (write [Name \"value\"])",
+            if not m or tag_value(m[2]) is None:
+                raise PgnError("pgn-syntax", f"malformed tag pair {quote(stripped)} (write [Name \"value\"])",
                                number)
             if game is None or in_moves:
                 if pending is not None:
@@ -97,7 +103,7 @@ def parse_pgn(text: str) -> list[Game]:
                 game = Game(line=number)
                 games.append(game)
                 in_moves = False
-            name, value = m[1], m[2].replace('\\"', '"').replace("\\\\", "\\")
+            name, value = m[1], tag_value(m[2])
             if name in game.tags:
                 raise PgnError("pgn-syntax", f"tag {name} given twice in one game", number)
             game.tags[name] = value
@@ -176,6 +182,17 @@ def parse_pgn(text: str) -> list[Game]:
     return games
 
 
+def tag_value(quoted: str) -> str | None:
+    """The value of a tag from the text between its quotes, or None when that text holds
+    an unescaped quote or ends with a lone backslash (the pair is then malformed).  Time
+    and memory linear in the text."""
+    if '"' in quoted or "\\" in quoted:
+        bare = ESCAPED.sub("", quoted)
+        if '"' in bare or "\\" in bare:
+            return None
+    return quoted.replace('\\"', '"').replace("\\\\", "\\")
+
+
 # ---------------------------------------------------------------- checking
 
 def clean_turn(text: str) -> str:
@@ -189,12 +206,12 @@ def replay_game(game: Game, index: int = 1) -> dict:
     for a record that cannot be used."""
     variant = game.tags.get("Variant", "chess")
     if variant not in api.VARIANTS:
-        raise PgnError(UNKNOWN_VARIANT, f"game {index}: Variant {variant!r} is not a variant id "
+        raise PgnError(UNKNOWN_VARIANT, f"game {index}: Variant {quote(variant)} is not a variant id "
                        f"of this project (known: {', '.join(api.VARIANTS)})",
                        game.tag_lines.get("Variant"))
     result_tag = game.tags.get("Result")
     if result_tag is not None and result_tag not in RESULTS:
-        raise PgnError("unknown-result", f"game {index}: Result {result_tag!r} is not one of "
+        raise PgnError("unknown-result", f"game {index}: Result {quote(result_tag)} is not one of "
                        f"{', '.join(RESULTS)}", game.tag_lines.get("Result"))
     if result_tag and game.termination and game.termination != result_tag:
         raise PgnError("pgn-syntax", f"game {index}: the movetext ends with {game.termination} "
@@ -202,31 +219,33 @@ def replay_game(game: Game, index: int = 1) -> dict:
     rules = variants.get(variant)
     fen = game.tags.get("FEN")
     try:
-        pos, steps = play_line(rules, fen, [])
+        line = api.replay(rules, fen, [])
     except RulesError as e:
         raise PgnError(e.code, f"game {index}: FEN tag: {e.message}",
                        game.tag_lines.get("FEN")) from None
+    pos = line.start
     report = {"game": index, "line": game.line, "variant": variant,
               "fen": rules.fen(pos), "turns": 0, "legal": True, "illegal": None, "notes": []}
     for n, turn in enumerate(game.turns):
+        pos = line.final
         last = n == len(game.turns) - 1
         who = side(pos.turn)
         label = f"{pos.fullmove}{'.' if pos.turn == WHITE else '...'}"
         text = clean_turn(turn.text)
         if text.endswith(",") and not last:
-            raise PgnError(INVALID_MOVE_TEXT, f"game {index}: turn {label} {turn.text!r} ends "
+            raise PgnError(INVALID_MOVE_TEXT, f"game {index}: turn {label} {quote(turn.text)} ends "
                            f"with a comma but another turn follows", turn.line)
         try:
-            result, after, after_steps = explain_at(rules, pos, steps, turn=text)
+            result = explain_at(rules, line, turn=text)   # plays a legal turn onto the line
         except RulesError as e:
-            raise PgnError(e.code, f"game {index}, turn {label} ({who}): {turn.text!r}: "
+            raise PgnError(e.code, f"game {index}, turn {label} ({who}): {quote(turn.text)}: "
                            f"{e.message}", turn.line) from None
         if not result["legal"] and result["code"] == INVALID_MOVE_TEXT:
             raise PgnError(INVALID_MOVE_TEXT, f"game {index}, turn {label} ({who}): "
-                           f"{turn.text!r} cannot be read: {result['detail']} ({result['rule']})", turn.line)
+                           f"{quote(turn.text)} cannot be read: {result['detail']} ({result['rule']})", turn.line)
         if not result["legal"] and result["incomplete"] and last and text.endswith(","):
-            rest = api.replay(rules, moves=[text], start=pos)
-            steps, pos = steps + list(rest.steps), rest.final
+            for token in api.split_tokens([text]):
+                line.play(token)
             report["turns"] += 1
             report["notes"].append(f"the record stops in the middle of {who}'s turn {label}")
             break
@@ -237,9 +256,9 @@ def replay_game(game: Game, index: int = 1) -> dict:
                                  "reason": result["reason"], "rule": result["rule"],
                                  "rules": result["rules"], "explanation": result}
             break
-        pos, steps = after, after_steps
         report["turns"] += 1
-    status = rules.status(pos, api.history(rules, steps))
+    pos = line.final
+    status = rules.status(pos, line.history)
     report.update(final_fen=rules.fen(pos), status=status, result_tag=result_tag)
     report["result_agrees"] = result_agrees(report, status, result_tag, rules.mid_turn(pos))
     return report
@@ -279,14 +298,30 @@ def replay_text(text: str) -> dict:
 
 
 def replay_file(path) -> dict:
+    return replay_text(read_record(path))
+
+
+def read_record(path) -> str:
+    """The text of a PGN file, read with the size limit of every data file (16 MiB): a
+    larger file, or a device or pipe that gives more, is refused after reading just past
+    the limit.  Opening never waits for a pipe's writer (a pipe with none reads as empty)."""
     try:
-        with open(path, encoding="utf-8-sig") as f:
-            text = f.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as f:
+            os.set_blocking(fd, True)    # (only the open must not wait)
+            data = f.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
         raise PgnError("file-not-found", f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise PgnError("unreadable-file", f"cannot read {path}: {e}") from None
-    return replay_text(text)
+    except OSError as e:
+        raise PgnError("unreadable-file", f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise PgnError(FILE_TOO_LARGE, f"{path} holds more than {MAX_RECORD_BYTES // 2 ** 20} MiB, "
+                                       f"the limit of a record (doublecheck docs lookups)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise PgnError("unreadable-file", f"cannot read {path}: not UTF-8 text (byte "
+                                          f"{data[e.start]:#04x} at offset {e.start})") from None
 
 
 def exit_code(report: dict) -> int:
