@@ -13,6 +13,8 @@ INVALID_MOVE_TEXT = "invalid-move-text"
 INVALID_REQUEST = "invalid-request"
 UNSUPPORTED = "unsupported"
 FILE_TOO_LARGE = "file-too-large"        # a file read by a command is over its size limit
+BUSY = "busy"                            # the desk's queue is full: try again (HTTP 503)
+REQUEST_TIMEOUT = "request-timeout"      # a desk request did not arrive in time (HTTP 408)
 
 QUOTE_LIMIT = 200   # characters of an offending input a message shows
 

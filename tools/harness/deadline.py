@@ -69,6 +69,7 @@ class TimeLimitExceeded(BaseException):
 
 LONGEST = 7 * 24 * 3600.0   # one week: longer limits are held as this
 AGAIN = 0.05                # seconds between stops once the limit has passed, until one ends the block
+WATCH = 0.1                 # seconds between two questions of time_limit_unless_gone's watchdog
 
 
 def no_limit(seconds) -> bool:
@@ -108,6 +109,16 @@ def time_limit(seconds: float | None):
     else:
         with _watchdog(seconds):
             yield
+
+
+@contextmanager
+def time_limit_unless_gone(seconds: float | None, gone):
+    """``time_limit``, which also stops the block as soon as ``gone()`` turns true (the
+    request's client has gone away, say): the watchdog thread asks it every ``WATCH``
+    seconds.  The block gets the same TimeLimitExceeded either way; ask ``gone()`` to
+    tell which.  Always the watchdog, even in the main thread (a signal cannot ask)."""
+    with _watchdog(LONGEST if no_limit(seconds) else held(seconds), gone):
+        yield
 
 
 def _stop_class(seconds: float):
@@ -178,8 +189,19 @@ def _async_raiser():
 _RAISE_IN = _async_raiser()
 
 
+def _waited_out(disarmed: threading.Event, seconds: float, gone=None) -> bool:
+    """Wait until ``seconds`` pass or ``gone()`` turns true (False), or the block is left (True)."""
+    if gone is None:
+        return disarmed.wait(seconds)
+    end = time.monotonic() + seconds
+    while not disarmed.wait(min(WATCH, max(end - time.monotonic(), 0.0))):
+        if time.monotonic() >= end or gone():
+            return False
+    return True
+
+
 @contextmanager
-def _watchdog(seconds: float):
+def _watchdog(seconds: float, gone=None):
     if _RAISE_IN is None:
         yield
         return
@@ -190,7 +212,7 @@ def _watchdog(seconds: float):
     disarmed = threading.Event()
 
     def fire():
-        if disarmed.wait(seconds):
+        if _waited_out(disarmed, seconds, gone):
             return
         while True:  # AGAIN until the block is left
             with lock:
