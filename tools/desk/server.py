@@ -277,8 +277,9 @@ class ClientGone(ConnectionAbortedError):
 class RequestReader(io.RawIOBase):
     """What a handler reads from its connection: each read waits at most until the
     deadline of the request under way (headers and body together, ``Handler.deadline``),
-    however the client spaces its bytes, in slices of ``SLICE`` seconds so that a
-    connection with no request under way gives its worker up when others wait."""
+    however the client spaces its bytes, in slices of ``SLICE`` seconds so that a kept
+    connection with no request under way gives its worker up when others wait (a new
+    connection has its whole time: its first request may be on the way)."""
 
     def __init__(self, handler):
         super().__init__()
@@ -298,8 +299,8 @@ class RequestReader(io.RawIOBase):
             try:
                 count = self.sock.recv_into(buffer)
             except TimeoutError:
-                if not handler.started and handler.server.others_waiting():
-                    raise ConnectionAbortedError("an idle connection gives way") from None
+                if not handler.started and handler.served and handler.server.others_waiting():
+                    raise ConnectionAbortedError("an idle kept connection gives way") from None
                 continue
             finally:
                 self.sock.settimeout(handler.server.read_timeout)   # (writes keep the plain timeout)
@@ -316,7 +317,7 @@ class Handler(BaseHTTPRequestHandler):
     # client's delayed acknowledgement: 40 ms per answer on a kept connection)
     disable_nagle_algorithm = True
     unread_body = False
-    deadline, started = 0.0, False
+    deadline, started, served = 0.0, False, 0     # (served: requests answered on the connection)
     requestline, request_version = "", "HTTP/1.1"   # until a request line is read
 
     def setup(self):
@@ -329,6 +330,7 @@ class Handler(BaseHTTPRequestHandler):
         self.deadline, self.started = time.monotonic() + self.server.read_timeout, False
         try:
             super().handle_one_request()
+            self.served += 1
         except TooSlow as e:            # in the request line or the headers
             self.close_connection = True
             if self.started:
