@@ -607,6 +607,26 @@ def test_an_operation_is_stopped_when_its_client_goes_away(monkeypatch):
         assert fetch(f"{base}/api/status", {})[0] == 200
 
 
+def test_time_limit_unless_gone_stops_when_asked_and_leaves_no_signal_behind():
+    """time_limit_unless_gone stops the block once ``gone()`` says so, in the main thread
+    too (by the watchdog: no alarm signal is touched), and leaves nothing behind."""
+    import signal
+    import time
+
+    from doublecheck.harness.deadline import TimeLimitExceeded, time_limit_unless_gone
+    handler = signal.getsignal(signal.SIGALRM)
+    since = time.monotonic()
+    with pytest.raises(TimeLimitExceeded):
+        with time_limit_unless_gone(600, lambda: time.monotonic() > since + 0.3):
+            while True:
+                pass
+    with time_limit_unless_gone(600, lambda: False):
+        pass                                              # a block that ends by itself
+    time.sleep(0.3)                                       # (no stop arrives afterwards)
+    assert signal.getsignal(signal.SIGALRM) == handler
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
 def test_a_full_queue_is_answered_503_with_retry_after(monkeypatch):
     entered, gate = threading.Event(), threading.Event()
 
