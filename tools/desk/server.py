@@ -11,9 +11,10 @@ Routes (docs/desk.md has the fields):
 
 Every answer from ``/api/`` is JSON: ``{"ok": true, ...}`` with status 200, or
 ``{"ok": false, "error": {"code", "message"}}`` with a 4xx status for bad
-input (400; 404 unknown path or operation; 405 wrong method; 411 no length;
-413 too large; 415 not JSON; 403 a foreign Host or Origin) and 500 for a
-fault of the desk itself.  The server never stops for a bad request.
+input (400; 404 unknown path or operation; 405 wrong method; 408 too slow to
+arrive; 411 no length; 413 too large; 415 not JSON; 403 a foreign Host or
+Origin), 503 when the desk is busy or an operation ran out of time, and 500
+for a fault of the desk itself.  The server never stops for a bad request.
 
 Limits and checks, all before any work is done on a request: a body of at
 most ``MAX_BODY`` bytes (one Content-Length of digits, checked before the
