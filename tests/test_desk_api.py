@@ -530,6 +530,13 @@ def test_host_origin_and_method_are_checked_exactly(desk, head, code):
     assert b"application/json" in answer and f'"code":"{code}"'.encode() in answer
 
 
+@pytest.mark.parametrize("line, status", [(b"GARBAGE", b"400"), (b"GET / HTTP/9.9", b"505"),
+                                          (b"GET /" + b"x" * 70000 + b" HTTP/1.1", b"414")])
+def test_malformed_http_is_refused_in_json_too(desk, line, status):
+    answer = raw_exchange(desk, line + b"\r\nHost: 127.0.0.1\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 " + status) and b'"code":"invalid-request"' in answer
+
+
 def test_loopback_names_are_answered(desk):
     for host in (b"127.0.0.1", b"localhost:8765", b"[::1]:8765", b"LOCALHOST"):
         answer = raw_exchange(desk, b"GET /api/hello HTTP/1.1\r\nHost: " + host +

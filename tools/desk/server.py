@@ -50,6 +50,7 @@ import threading
 import time
 import traceback
 from html import escape
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib import resources
 from urllib.parse import urlsplit
@@ -320,6 +321,7 @@ class Handler(BaseHTTPRequestHandler):
     unread_body = False
     deadline, started, served = 0.0, False, 0     # (served: requests answered on the connection)
     requestline, request_version = "", "HTTP/1.1"   # until a request line is read
+    default_request_version = "HTTP/1.1"   # every answer has a status line, even to "GARBAGE"
 
     def setup(self):
         super().setup()
@@ -337,6 +339,12 @@ class Handler(BaseHTTPRequestHandler):
             if self.started:
                 self.send_error_json(e.code, e.message)
                 self.wfile.flush()
+
+    def send_error(self, code, message=None, explain=None):
+        """The library's own refusals (a malformed request line or headers, a line too
+        long) in JSON as well, and the connection closed: it may be out of step."""
+        self.close_connection = True
+        self.send_error_json(INVALID_REQUEST, message or HTTPStatus(code).phrase, status=code)
 
     def __getattr__(self, name):
         if name.startswith("do_"):      # any other method: a JSON 405, not the library's 501 page
@@ -572,11 +580,11 @@ class Handler(BaseHTTPRequestHandler):
         body = json.dumps(value, separators=(",", ":")).encode("utf-8")
         self.send(status, body, "application/json", head)
 
-    def send_error_json(self, code: str, message: str, head: bool = False, rid=None):
+    def send_error_json(self, code: str, message: str, head: bool = False, rid=None, status=None):
         value = {"ok": False, "error": {"code": code, "message": message}}
         if isinstance(rid, (str, int)) and not isinstance(rid, bool):
             value = {"id": rid, **value}
-        self.send_json(HTTP_STATUS.get(code, 400), value, head)
+        self.send_json(status or HTTP_STATUS.get(code, 400), value, head)
 
     def log_message(self, format, *args):
         if self.server.verbose:
