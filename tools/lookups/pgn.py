@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 
 from doublecheck.limits import MAX_DATA_FILE_BYTES
 from doublecheck.oracle import api, variants
-from doublecheck.oracle.errors import FILE_TOO_LARGE, INVALID_MOVE_TEXT, UNKNOWN_VARIANT, RulesError, quote
+from doublecheck.oracle.errors import (FILE_TOO_LARGE, INVALID_MOVE_TEXT, UNKNOWN_VARIANT, RulesError,
+                                       clip, quote)
 from doublecheck.oracle.position import WHITE
 from doublecheck.lookups.lookup import explain_at, side, status_sentence
 
@@ -84,7 +85,8 @@ def parse_pgn(text: str) -> list[Game]:
     in_moves = False
     depth = 0            # parenthesis depth of a variation being skipped
     comment_from = None  # line where an open {comment} started
-    pending = None       # a turn token that ended with a comma: the turn goes on
+    pending = None       # the parts of a turn whose last token ended with a comma (the turn
+    pending_line = 0     # goes on), joined once it ends: appending to a string is quadratic
     lines = text.splitlines()
     for number, raw in enumerate(lines, 1):
         line = raw
@@ -98,7 +100,7 @@ def parse_pgn(text: str) -> list[Game]:
                                number)
             if game is None or in_moves:
                 if pending is not None:
-                    game.turns.append(pending)
+                    game.turns.append(Turn("".join(pending), pending_line))
                     pending = None
                 game = Game(line=number)
                 games.append(game)
@@ -149,7 +151,7 @@ def parse_pgn(text: str) -> list[Game]:
             in_moves = True
             if token in RESULTS:
                 if pending is not None:
-                    game.turns.append(pending)
+                    game.turns.append(Turn("".join(pending), pending_line))
                     pending = None
                 game.termination, game.termination_line = token, number
                 game = None
@@ -159,24 +161,23 @@ def parse_pgn(text: str) -> list[Game]:
             m = MOVE_NUMBER.match(token)
             if m:
                 if pending is not None:  # a move number closes an unfinished turn
-                    game.turns.append(pending)
+                    game.turns.append(Turn("".join(pending), pending_line))
                     pending = None
                 token = token[m.end():]
                 if not token:
                     continue
-            if pending is not None:
-                pending = Turn(pending.text + token, pending.line)
-            else:
-                pending = Turn(token, number)
-            if not pending.text.endswith(","):
-                game.turns.append(pending)
+            if pending is None:
+                pending, pending_line = [], number
+            pending.append(token)
+            if not token.endswith(","):
+                game.turns.append(Turn("".join(pending), pending_line))
                 pending = None
     if comment_from is not None:
         raise PgnError("pgn-syntax", "a '{' comment is never closed", comment_from)
     if depth:
         raise PgnError("pgn-syntax", "a '(' variation is never closed", len(lines))
     if pending is not None and game is not None:
-        game.turns.append(pending)
+        game.turns.append(Turn("".join(pending), pending_line))
     if not games:
         raise PgnError("pgn-syntax", "no game found (no tags and no moves)")
     return games
@@ -338,7 +339,7 @@ def report_text(report: dict) -> str:
             bad = g["illegal"]
             out.append(f"  {g['turns']} turn{'s' if g['turns'] != 1 else ''} legal, then")
             out.append(f"  ILLEGAL turn {bad['turn']} ({bad['side']}, line {bad['line']}): "
-                       f"{bad['text']}")
+                       f"{clip(bad['text'])}")
             out.append(f"    {bad['reason']}")
             note = bad["explanation"].get("note")
             if note:
