@@ -19,7 +19,7 @@ Three paths are timed, the best of ``--runs`` for each length:
   (``pgn.replay_text``, what the command and the desk's ``replay`` run);
 - the desk's ``replay`` operation, for records within its limit of turns.
 
-The numbers are milliseconds per turn; "flat" means the column does not grow
+The numbers are CPU milliseconds per turn; "flat" means the column does not grow
 with the length.  This is a measurement script, not a test.
 """
 
@@ -63,12 +63,13 @@ def playout(rules, turns: int, seed: int) -> list[str]:
 
 
 def per_turn(work, turns: int, runs: int) -> float:
-    """Milliseconds per turn of ``work``, the best of ``runs`` (the machine's load varies)."""
+    """CPU milliseconds per turn of ``work``, the best of ``runs`` (CPU time, not wall time:
+    on a shared machine other processes' load would otherwise be counted too)."""
     best = float("inf")
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         work()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best * 1000 / turns
 
 
