@@ -72,7 +72,8 @@ def documented_codes() -> set[str]:
 
 CODES = documented_codes() - {"internal-error"}
 CLI_CODES = CODES | {"usage"}
-OUTCOMES: dict[str, Counter] = {"protocol": Counter(), "cli": Counter(), "case-file": Counter()}
+OUTCOMES: dict[str, Counter] = {"protocol": Counter(), "cli": Counter(), "case-file": Counter(),
+                                "record": Counter(), "desk": Counter()}
 WORST = {"seconds": 0.0, "peak_rss": 0}
 
 
@@ -601,6 +602,7 @@ def test_corpus_record_gets_its_outcome(entry):
             peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
             assert peak < MEMORY_PER_CHAR * len(text), (entry["name"], peak)
+    OUTCOMES["record"][outcome] += 1
     assert outcome == entry["expect"], entry["name"]
     assert turns == entry.get("turns", turns), entry["name"]
 
@@ -659,6 +661,7 @@ def test_corpus_desk_request_gets_its_code(desk, entry):
     raw, sent = desk_exchange(desk, data, entry.get("every"))
     status, answer = http_answer(raw)
     code = "ok" if answer["ok"] else answer["error"]["code"]
+    OUTCOMES["desk"][code] += 1
     assert (status, code) == (entry["status"], entry["expect"]), (entry["name"], answer)
     if "every" in entry:    # cut off at the deadline, long before the last byte
         assert sent * entry["every"] < 3 * DESK_READ_TIMEOUT, sent
@@ -687,5 +690,6 @@ def test_fuzz_desk_burst_with_slow_clients(desk, examples):
     for t in threads:
         t.join(timeout=300)
     assert not any(t.is_alive() for t in threads)
+    OUTCOMES["desk"].update(f"HTTP {status}" for status in answers + [code for code, _ in slow])
     assert answers == [200] * (5 * examples)
     assert len(slow) == 8 and all(code == 408 and sent < len(request) for code, sent in slow)
