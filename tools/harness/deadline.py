@@ -195,9 +195,17 @@ def _waited_out(disarmed: threading.Event, seconds: float, gone=None) -> bool:
         return disarmed.wait(seconds)
     end = time.monotonic() + seconds
     while not disarmed.wait(min(WATCH, max(end - time.monotonic(), 0.0))):
-        if time.monotonic() >= end or gone():
+        if time.monotonic() >= end or _asks_yes(gone):
             return False
     return True
+
+
+def _asks_yes(question) -> bool:
+    """``question()``, where a question that fails counts as no (the time limit still holds)."""
+    try:
+        return bool(question())
+    except Exception:  # noqa: BLE001
+        return False
 
 
 @contextmanager
