@@ -340,3 +340,24 @@ def test_replay_reads_a_pipe_and_never_waits_to_open_one(tmp_path):
     finally:
         writer.join(timeout=30)
     assert report is not None and report["ok"] and report["games"][0]["turns"] == 2
+
+
+def test_tag_pairs_are_read_as_the_pgn_grammar_says():
+    """On short lines, the linear reading agrees with the grammar written as one pattern
+    (a value is characters other than quote and backslash, or a backslash and any
+    character), which is exact but keeps state per character."""
+    import re
+    grammar = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+    rng = random.Random(5)
+    for _ in range(20000):
+        line = '[Event "' + "".join(rng.choice('a"\\] [') for _ in range(rng.randint(0, 9)))
+        line = (line + '"]' if rng.random() < 0.8 else line).strip()
+        m = grammar.fullmatch(line)
+        want = m and (m[1], m[2].replace('\\"', '"').replace("\\\\", "\\"))
+        try:
+            games = parse_pgn(line + "\n\n1. e4 *\n")
+            got = next(iter(games[0].tags.items()))
+        except PgnError as e:
+            assert e.code == "pgn-syntax"
+            got = None
+        assert got == (want or None), line

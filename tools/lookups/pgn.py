@@ -42,7 +42,6 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # A tag pair; the value is checked by tag_value (one pattern for both would keep some
 # backtracking state per character of the value: about 170 bytes, 870 MB for a 5 MB tag).
 TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]', re.DOTALL)
-ESCAPED = re.compile(r"\\.", re.DOTALL)
 MOVE_NUMBER = re.compile(r"(\d+)(\.+)")
 ANNOTATION = re.compile(r"[!?]+$")
 MAX_RECORD_BYTES = MAX_DATA_FILE_BYTES   # a PGN file, as a case file (docs/lookups.md)
@@ -187,10 +186,13 @@ def tag_value(quoted: str) -> str | None:
     """The value of a tag from the text between its quotes, or None when that text holds
     an unescaped quote or ends with a lone backslash (the pair is then malformed).  Time
     and memory linear in the text."""
-    if '"' in quoted or "\\" in quoted:
-        bare = ESCAPED.sub("", quoted)
-        if '"' in bare or "\\" in bare:
+    if "\\" in quoted:
+        unpaired = quoted.replace("\\\\", "")   # (each backslash left escapes the next character)
+        if unpaired.endswith("\\") or \
+                unpaired.count('"') != unpaired.count('\\"'):
             return None
+    elif '"' in quoted:
+        return None
     return quoted.replace('\\"', '"').replace("\\\\", "\\")
 
 
