@@ -48,13 +48,29 @@ def test_symmetric_monster_extra_squares_and_double_pieces():
     root = parsed(svg_for("symmetric-monster"))
     drawn = {g.get("data-square"): g for g in root.iter(f"{NS}g") if g.get("class") == "piece"}
     assert {"c0", "d0", "e0", "f0", "c9", "d9", "e9", "f9"} <= set(drawn)
-    ring = drawn["c0"].findall(f"{NS}circle")
-    single = drawn["e1"].findall(f"{NS}circle")
-    assert len(ring) == 2 and len(single) == 1          # the double ring marks a double-piece
+    doubled = drawn["c0"].findall(f"{NS}g")
+    single = drawn["e1"].findall(f"{NS}g")
+    assert len(doubled) == 2 and len(single) == 1       # a double-piece is its figure drawn twice
+    assert drawn["c0"].get("aria-label") == "white double-pawn on c0, extra square"
+    assert drawn["e1"].get("aria-label") == "white king on e1"
+    names = {r.get("data-square"): r.get("aria-label") for r in squares(root)}
+    assert names["d4"] == "d4, empty" and names["c0"] == "white double-pawn on c0, extra square"
+    assert names["b1"] == "white knight on b1"
     # no square is drawn where rank 0 has no square: x positions on rank 0 are c..f only
     xs = sorted({float(r.get("x")) for r in squares(root) if float(r.get("y")) == max(
         float(s.get("y")) for s in squares(root))})
     assert len(xs) == 4
+
+
+def test_pieces_are_figures_from_the_one_drawing_file_not_letters():
+    from doublecheck.lookups.figures import drawings
+    root = parsed(svg_for("chess"))
+    pieces = [g for g in root.iter(f"{NS}g") if g.get("class") == "piece"]
+    assert not [t for g in pieces for t in g.iter(f"{NS}text")]      # no lettered discs
+    knight = next(g for g in pieces if g.get("data-square") == "g1")
+    drawn = [p.get("d") for p in knight.iter(f"{NS}path")]
+    assert drawn == [d for _kind, d in drawings()["N"]]
+    assert set(drawings()) == set("KQRBNP")
 
 
 def test_turn_drawn_as_numbered_arrows():
