@@ -67,3 +67,12 @@ def _placed(paths: str, x, y, size, share, dx, dy) -> str:
     left = x + (size - size * share) / 2 + dx
     top = y + (size - size * share) / 2 + dy
     return f'<g transform="translate({left:.1f} {top:.1f}) scale({scale:.3f})">{paths}</g>'
+
+
+def page_figures() -> dict:
+    """Each piece (``K``, ``k``, ``*K``, ...) as a small SVG picture of its own, for a page's
+    buttons and legends (the rules desk gets them in its ``hello`` answer)."""
+    pieces = [p for letter in LETTERS for p in (letter, letter.lower())]
+    return {p: (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {GRID} {GRID}" '
+                f'class="figure" aria-hidden="true">{piece_figure(p, 0, 0, GRID)}</svg>')
+            for p in pieces + ["*" + p for p in pieces]}

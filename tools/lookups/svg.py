@@ -118,8 +118,9 @@ def caption_lines(rules, pos) -> list[str]:
 
 
 def position_svg(rules, pos, arrows=(), title: str | None = None, caption: bool = True,
-                 square: int = SQUARE) -> str:
-    """The SVG text of ``pos`` with ``arrows`` drawn over it."""
+                 square: int = SQUARE, flipped: bool = False) -> str:
+    """The SVG text of ``pos`` with ``arrows`` drawn over it; ``flipped`` draws it from
+    Black's side (the top rank at the bottom, the files from right to left)."""
     g = rules.geometry
     s, m = square, MARGIN
     width = m + g.width * s + m // 2
@@ -128,10 +129,14 @@ def position_svg(rules, pos, arrows=(), title: str | None = None, caption: bool 
     height = m // 2 + board_h + m + 16 * len(lines) + (6 if lines else 0)
     top_rank = g.ranks[-1]
 
+    def column(file):
+        return g.width - 1 - file if flipped else file
+
+    def row(rank):
+        return rank - g.ranks[0] if flipped else top_rank - rank
+
     def xy(sq):
-        col = g.file[sq]
-        row = top_rank - g.rank[sq]
-        return m + col * s, m // 2 + row * s
+        return m + column(g.file[sq]) * s, m // 2 + row(g.rank[sq]) * s
 
     def centre(name):
         x, y = xy(g.index[name])
@@ -159,11 +164,11 @@ def position_svg(rules, pos, arrows=(), title: str | None = None, caption: bool 
                    f'width="{s}" height="{s}" fill="{fill}"/>')
     # coordinates
     for f in range(g.width):
-        x = m + f * s + s / 2
+        x = m + column(f) * s + s / 2
         out.append(f'<text x="{x}" y="{m // 2 + board_h + 15}" font-size="12" '
                    f'text-anchor="middle" fill="#444">{"abcdefghijklmnop"[f]}</text>')
     for rank in g.ranks:
-        y = m // 2 + (top_rank - rank) * s + s / 2 + 4
+        y = m // 2 + row(rank) * s + s / 2 + 4
         out.append(f'<text x="{m / 2}" y="{y}" font-size="12" text-anchor="middle" '
                    f'fill="#444">{rank}</text>')
     # pieces
