@@ -607,6 +607,7 @@ async function explain(question, label) {
     clearMessage();
     select(null);
     showExplanation(result, label ? `${label} (${result.input}): ${result.legal ? "legal" : "not allowed"}` : null);
+    announce(result.legal ? `${result.input} is legal here.` : `${result.input} is not allowed: ${result.reason}`);
   } catch (e) {
     showError(e);
   }
