@@ -255,3 +255,27 @@ def test_report_renders_in_headless_chromium(results, tmp_path):
     assert ink > 0.05 * (width // 3) * (height // 3)       # not a blank page
     board_colours = {bytes.fromhex(c[1:]) for c in ("#efe6d2", "#b08a63")}
     assert board_colours <= colours                        # the board squares were painted
+
+
+def test_a_damaged_install_without_the_figures_is_a_clear_error(tmp_path, monkeypatch):
+    from doublecheck.casefiles import DataError
+    from doublecheck.lookups import figures
+
+    class Elsewhere:                        # a package folder whose static files lack figures.svg
+        @staticmethod
+        def files(_package):
+            return tmp_path
+    (tmp_path / "static").mkdir()
+    monkeypatch.setattr(figures, "resources", Elsewhere)
+    figures.drawings.cache_clear()
+    try:
+        with pytest.raises(DataError) as missing:
+            svg_for("chess")
+        assert missing.value.code == "figures-not-found"
+        (tmp_path / "static" / "figures.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg">'
+                                                         '<g id="K"><path d="M0 0"/></g></svg>')
+        figures.drawings.cache_clear()
+        with pytest.raises(DataError, match="no drawing for Q, R, B, N, P"):
+            svg_for("chess")
+    finally:
+        figures.drawings.cache_clear()

@@ -16,6 +16,9 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 from importlib import resources
 
+from doublecheck.casefiles import DataError
+from doublecheck.oracle.errors import FIGURES_NOT_FOUND
+
 LETTERS = "KQRBNP"
 GRID = 100
 NS = "{http://www.w3.org/2000/svg}"
@@ -28,9 +31,14 @@ DOUBLE_SHIFT = 0.11               # how far each copy of a doubled figure sits o
 
 @lru_cache(maxsize=1)
 def drawings() -> dict:
-    """{letter: ((class, path data), ...)} from figures.svg."""
-    text = (resources.files("doublecheck.desk") / "static" / "figures.svg").read_text("utf-8")
-    root = ET.fromstring(text)
+    """{letter: ((class, path data), ...)} from figures.svg; DataError(figures-not-found)
+    when the file is missing or unreadable (a damaged install)."""
+    try:
+        text = (resources.files("doublecheck.desk") / "static" / "figures.svg").read_text("utf-8")
+        root = ET.fromstring(text)
+    except (OSError, ET.ParseError, UnicodeDecodeError) as e:
+        raise DataError(FIGURES_NOT_FOUND, f"cannot read the chess figures (doublecheck/desk/static/"
+                                           f"figures.svg): {e}; reinstall doublecheck-chess") from None
     found = {}
     for group in root.iter(f"{NS}g"):
         letter = group.get("id")
@@ -38,7 +46,8 @@ def drawings() -> dict:
             found[letter] = tuple((p.get("class"), p.get("d")) for p in group.iter(f"{NS}path"))
     missing = [letter for letter in LETTERS if not found.get(letter)]
     if missing:
-        raise RuntimeError(f"figures.svg has no drawing for {', '.join(missing)}: a damaged install")
+        raise DataError(FIGURES_NOT_FOUND, f"figures.svg has no drawing for {', '.join(missing)}: "
+                                           f"a damaged install; reinstall doublecheck-chess")
     return found
 
 
