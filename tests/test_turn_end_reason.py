@@ -38,6 +38,12 @@ def reasons(variant, fen, moves):
     # double-move-anul/game-end/mate-by-first-move-quiet: the mate on move one is the check brake
     ("double-move-anul", "7k/6pp/8/8/8/8/8/1R2K3 w - - 0 1", ["b1b8"],
      [("b1b8", "DA-6", "move 1 Rb8# gives checkmate")]),
+    # double-move-anul/turn-structure/no-second-move-ends-turn (DA-no-pass)
+    ("double-move-anul", "1r5k/8/8/4p3/3p4/8/4P2r/K7 w - - 0 1", ["e2e4"],
+     [("e2e4", "DA-no-pass", "no legal second move after e4")]),
+    # marseillais/no-second-move/stalemate-after-move-one (M5)
+    ("marseillais", "7k/7p/8/7P/8/1q6/8/K7 w - - 0 2", ["h5h6"],
+     [("h5h6", "M5", "no legal move two after h6: drawn by stalemate")]),
     # marseillais/check/check-on-move-one-ends-turn; M2: the balanced opening is one move
     ("marseillais", "4k3/8/8/8/8/8/8/R3K3 w - - 0 2", ["a1a8"],
      [("a1a8", "M3", "move one Ra8+ gives check")]),
@@ -56,6 +62,9 @@ def reasons(variant, fen, moves):
     ("symmetric-monster", SM_FEN, ["e0e1,", "K@e0", "e7e5"],
      [("e0e1,", None, None), ("K@e0", None, None),
       ("e7e5", "S4", "e5 is a single-piece move, a whole turn")]),
+    # symmetric-monster/game-end/last-king-taken-fen: a first double action takes the last king (S7)
+    ("symmetric-monster", "4/8/4k3/3*P4/8/8/8/8/1R1R4/*KR2 w - - 0 1 k -", ["d6e7"],
+     [("d6e7", "S7", "*dxe7 took the opponent's last king, which ends the game")]),
     ("chess", None, ["e2e4", "e7e5"], [("e2e4", None, None), ("e7e5", None, None)]),
 ])
 def test_turn_end_reasons(variant, fen, moves, expected):
