@@ -6,6 +6,15 @@ missing browser is a failure.  Every test takes a screenshot (in its pytest
 tmp dir), checks it is not blank, and checks that the browser console logged
 no error.
 
+The desk as players use it (issue 28): the pieces drawn as figures, the turn
+panel with the rules' reason for a turn that ended early (double-move-anul's
+capture brake DA-5 from the curated case double-move-anul/brakes/capture-ends-
+turn, the Marseillais check brake M3 from marseillais/check/check-on-move-one-
+ends-turn, a double-move turn with and without the Double Move, symmetric-
+monster's drop as one action and single-piece turn S4), flipping the board, a
+typed turn, a move made with the keyboard only, the accessible names of the
+squares, and a 390 x 844 phone viewport.
+
 The positions: seed 000's worked example (the mate Qg8+,Qh7# by a Double Move,
 and Black's refuted defence Kxh7); double-chess castling with the p-rook from
 the curated case double-chess/castling/white-p-legal (seed 003, ruling C3);
@@ -140,6 +149,11 @@ def test_pasted_record_steps_to_its_illegal_turn(browser, tmp_path):
     assert "Kxh7: h7 is attacked by the pawn on g6" in browser.text("explanation")
     assert browser.find("#board circle.arrow") is not None     # the refused Kxh7 marked on h7
     browser.screenshot(tmp_path / "record.png")
+    refused = browser.find("#board circle.arrow").get_attribute("cx")
+    browser.click("flip")                            # the refused turn is redrawn the other way round
+    assert "Kxh7: h7 is attacked by the pawn on g6" in browser.text("explanation")
+    assert browser.find("#board circle.arrow").get_attribute("cx") != refused
+    browser.click("flip")
     browser.click("first")
     assert browser.piece("b3") == "Q" and not browser.visible("explanation")
     assert browser.console_errors() == []

@@ -16,6 +16,7 @@ const desk = {
   view: null,       // the server's answer for that moment
   selected: null,   // {from: "b3"} or {drop: "K"}
   games: [],        // the games of the last checked record
+  record: "",       // that record's text
   replay: null,     // the index of the game being stepped through, while the line is its
   attempt: false,   // the board shows an attempted move rather than the position
   busy: 0,
@@ -553,11 +554,21 @@ async function playTyped(event) {
 
 // ---------------------------------------------------------------- flipping
 
-function flip() {
+async function flip() {
   const flipped = !desk.flip;
   $("flip").setAttribute("aria-pressed", String(flipped));
   $("orientation").textContent = flipped ? "Black at the bottom" : "White at the bottom";
-  show({flip: flipped});
+  const game = currentGame();
+  if (game && game.illegal) {
+    // the record's refused turn is drawn by the server: ask for it the other way round
+    try {
+      desk.games = (await call("replay", {pgn: desk.record, flip: flipped})).games;
+    } catch (e) {
+      showError(e);
+    }
+  }
+  await show({flip: flipped});
+  announce(flipped ? "The board is flipped: Black at the bottom." : "White at the bottom.");
 }
 
 // ------------------------------------------------------------- announcing
@@ -724,6 +735,7 @@ async function loadPgn() {
   const text = $("pgn-input").value;
   try {
     const answer = await call("replay", {pgn: text, flip: desk.flip});
+    desk.record = text;
     const report = $("replay-report");
     report.textContent = answer.report;
     report.classList.toggle("bad", !answer.record_ok);
