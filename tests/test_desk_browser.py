@@ -339,6 +339,8 @@ def test_a_typed_turn_is_played_and_a_refused_one_explained(browser, tmp_path):
     type_move(browser, "Qg8+,Qh7#")                   # seed 000's whole turn, typed in SAN
     assert "checkmate" in browser.text("status") and "1. Qg8+,Qh7#" in browser.text("line")
     assert browser.piece("h7") == "Q"
+    browser.wait.until(lambda d: "White played Qg8+. White played Qh7#." in
+                       d.find_element(browser.by.ID, "announce").text)
     type_move(browser, "Kxh7")                        # Black's refuted defence: explained
     assert "h7 is attacked by the pawn on g6" in browser.text("explanation")
     browser.screenshot(tmp_path / "typed.png")

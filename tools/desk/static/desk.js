@@ -581,19 +581,21 @@ function announce(text) {
   window.setTimeout(() => { box.textContent = text; }, 30);
 }
 
-// What changed, in words: the move just played (with the turn's next slot or why it
-// ended), or the status of the position stepped to.
+// What changed, in words: the moves just played or stepped over (with the turn's next
+// slot, or why it ended), then the status of the position shown.
 function happening(before, view) {
-  const played = before && view.at === before.at + 1 && view.length >= before.length;
   const parts = [];
-  if (played) {
+  const gone = before ? view.at - before.at : 0;
+  if (before && before.variant === view.variant && gone > 0 && gone <= 4) {
+    for (let i = before.at; i < view.at; i++) {
+      const turn = view.line.find((t) => t.from <= i && i < t.upto);
+      parts.push(`${capital(turn.side)} played ${turn.actions[i - turn.from]}.`);
+    }
     const turn = view.line.find((t) => t.from < view.at && view.at <= t.upto);
-    const move = turn.actions[view.at - 1 - turn.from];
-    parts.push(`${capital(turn.side)} played ${move}.`);
     if (view.mid_turn) {
       const next = view.turn.slots.find((s) => s.state === "next");
       parts.push(`The turn goes on: ${next ? next.name : "the next move"}.`);
-    } else if (turn.end) {
+    } else if (turn && turn.end) {
       parts.push(`The turn ended: ${reasonText(turn.end)}.`);
     }
   }
