@@ -129,6 +129,9 @@ def test_position_through_the_seed_000_mate(desk):
         {"name": "First half", "san": "Qg8+", "state": "played"},
         {"name": "Second half", "san": None, "state": "next"}]}
     assert first["coordinates"] == ["b3g8,"]
+    # a FEN between the halves: the first half was played before the line, so it has no SAN
+    between = ok(desk, "position", {"variant": "double-move", "fen": first["fen"]})
+    assert [(s["san"], s["state"]) for s in between["turn"]["slots"]] == [(None, "played"), (None, "next")]
     # in the middle of the turn: the legal next moves of that turn, none opening a Double Move
     assert sorted(first["moves"]) == sorted(api.handle({"op": "moves", "variant": "double-move",
                                                         "fen": MATE_FEN, "moves": ["b3g8,"]})["moves"])

@@ -186,8 +186,10 @@ def turn_panel(rules, pos, line, at: int, over: bool) -> dict:
     game is over."""
     played = []
     if rules.mid_turn(pos):
-        turn = next(t for t in line if t["from"] < at <= t["upto"])
-        played = turn["actions"][:at - turn["from"]]
+        turn = next((t for t in line if t["from"] < at <= t["upto"]), None)
+        # A FEN can start in the middle of a turn: its earlier action (every turn of
+        # these variants has two at most) was played before the line, so it has no SAN here.
+        played = turn["actions"][:at - turn["from"]] if turn else [None]
     slots = []
     for i, name in enumerate(rules.turn_actions):
         state = "played" if i < len(played) else "next" if i == len(played) and not over else "waiting"

@@ -186,8 +186,9 @@ function renderPanel(view) {
   $("turn-title").textContent = over ? `The game is over (${view.status.result})`
     : `${capital(panel.side)}'s turn ${panel.number}${panel.side === "white" ? "." : "..."}`;
   $("slots").hidden = over;
+  const unplayed = {played: "before this position", next: "to play now", waiting: "not yet"};
   fillSlots($("slots"), panel.slots.map((slot) => Object.assign({}, slot,
-    {shown: slot.san || (slot.state === "next" ? "to play now" : "not yet")})));
+    {shown: slot.san || unplayed[slot.state], unknown: !slot.san})));
   const last = lastTurn(view);
   $("last-turn").hidden = !last;
   if (!last) return;
@@ -207,7 +208,7 @@ function fillSlots(list, slots) {
     name.className = "name";
     name.textContent = slot.name;
     const shown = document.createElement("span");
-    shown.className = slot.state === "played" ? "san" : "open";
+    shown.className = slot.state === "played" && !slot.unknown ? "san" : "open";
     shown.textContent = slot.shown;
     item.append(name, shown);
     if (slot.why) {
