@@ -417,3 +417,20 @@ def test_a_phone_screen_shows_the_whole_board_first(browser, tmp_path):
     finally:
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     assert browser.console_errors() == []
+
+
+def test_a_fen_between_the_halves_shows_the_earlier_half_as_played_before_it(browser, tmp_path):
+    # seed 000 after Qg8+ opened White's Double Move (ruling D1: field 7 "-Bm")
+    browser.open()
+    browser.variant("double-move")
+    browser.set_fen("r2q2Qk/ppp3p1/2np2Pp/5b2/3P1B2/6P1/PPP2P2/3R2K1 w - - 1 1 -Bm")
+    assert slots(browser) == [("first half", "before this position", "played", None),
+                              ("second half", "to play now", "next", None)]
+    browser.square("g8")
+    browser.square("h7")
+    assert not browser.visible("message") and "checkmate" in browser.text("status")
+    assert slots(browser, "last-slots") == [("first half", "before this position", "played", None),
+                                            ("second half", "Qh7#", "played", None)]
+    assert browser.text("line") == "1. Qh7#" and reasons_in_line(browser) == []
+    browser.screenshot(tmp_path / "between-halves.png")
+    assert browser.console_errors() == []

@@ -193,9 +193,13 @@ function renderPanel(view) {
   $("last-turn").hidden = !last;
   if (!last) return;
   $("last-title").textContent = `Last turn: ${capital(last.side)} ${last.number}${last.side === "white" ? "." : "..."}`;
-  fillSlots($("last-slots"), view.turn_actions.map((name, i) => i < last.actions.length
-    ? {name, state: "played", shown: last.actions[i]}
-    : {name, state: "empty", shown: "left empty", why: reasonText(last.end), rule: last.end.rule}));
+  // A turn that began before a FEN set between its actions lacks its earlier ones.
+  const earlier = last.end ? 0 : view.turn_actions.length - last.actions.length;
+  fillSlots($("last-slots"), view.turn_actions.map((name, i) => {
+    if (i < earlier) return {name, state: "played", shown: "before this position", unknown: true};
+    if (i < earlier + last.actions.length) return {name, state: "played", shown: last.actions[i - earlier]};
+    return {name, state: "empty", shown: "left empty", why: reasonText(last.end), rule: last.end.rule};
+  }));
 }
 
 function fillSlots(list, slots) {
