@@ -305,3 +305,15 @@ class BlackTargetNotWritten(TargetNotWrittenMixin, DoubleMove):
          "moves": ["b1c3", "h8h7", "c3b1", "h7h8", "b1c3", "h8h7", "c3b1", "h7h8"]})
 class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin, DoubleMove):
     """the rights read as "may the side to move still castle?", so the other side's drop out of the key"""
+
+
+@mutant("repetition-keeps-only-mover-ability", "D6",
+        "repetition compares only whether the side to move still has its Double Move, not the other side's",
+        {"op": "status", "fen": "1n2k3/p7/8/8/8/8/P7/1N2K3 w - - 0 1 WB",
+         "moves": ["b1c3", "e8d8,", "d8d7", "c3b1", "d7e8", "b1c3", "e8d8", "c3b1", "d8e8"]})
+class RepetitionKeepsOnlyMoverAbility(DoubleMove):
+    """the key keeps "may I still move twice?", the question the move generator asks"""
+
+    def identity(self, pos):
+        mine = pos.state.unused.replace(LETTER[other(pos.turn)], "")
+        return super().identity(pos.replace(state=pos.state._replace(unused=mine)))

@@ -402,3 +402,18 @@ class BlackTargetsNotWritten:
 class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin):
     """the rights read as "may the side to move still castle?", so the other side's drop out of
     the key"""
+
+
+@both("other-target-looked-for-on-rank-3", "M7",
+      "between the moves the other target is looked for on rank 3 only, so with White between its moves the "
+      "target Black left (rank 6), still open to move two, is not written",
+      {"op": "play", "fen": "7k/8/8/2pPpP2/8/8/8/K7 w - c6,e6 0 2 -", "moves": ["d5c6"]})
+class OtherTargetLookedForOnRank3:
+    """the writer's rule for the other target was worked out with Black between the moves,
+    where White's targets lie on rank 3"""
+
+    def format_ep_field(self, pos):
+        if pos.state == MID_TURN:
+            keep = {self.passed_rank[pos.turn], self.passed_rank[WHITE]}
+            pos = pos.replace(ep=frozenset(t for t in pos.ep if self.geometry.rank[t] in keep))
+        return super().format_ep_field(pos)
