@@ -15,6 +15,7 @@ UNSUPPORTED = "unsupported"
 FILE_TOO_LARGE = "file-too-large"        # a file read by a command is over its size limit
 BUSY = "busy"                            # the desk's queue is full: try again (HTTP 503)
 REQUEST_TIMEOUT = "request-timeout"      # a desk request did not arrive in time (HTTP 408)
+FIGURES_NOT_FOUND = "figures-not-found"   # the chess figure drawings are missing: a damaged install
 
 QUOTE_LIMIT = 200   # characters of an offending input a message shows
 

@@ -82,7 +82,8 @@ HTTP_STATUS = {UNSUPPORTED: 404, "not-found": 404, "method-not-allowed": 405,
                "length-required": 411, "too-large": 413, "unsupported-media-type": 415,
                "forbidden": 403, REQUEST_TIMEOUT: 408, "internal-error": 500,
                BUSY: 503, BUDGET_EXCEEDED: 503,
-               "cases-not-found": 500, "schema-unusable": 500}   # a damaged install
+               "cases-not-found": 500, "schema-unusable": 500,   # a damaged install
+               "figures-not-found": 500}
 
 
 class DeskError(Exception):
