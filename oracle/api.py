@@ -49,9 +49,7 @@ def split_tokens(moves):
                                           f"are allowed (docs/protocol.md, Limits)")
     tokens = []
     for item in moves:
-        if len(item) > MAX_MOVE_TEXT:
-            raise RulesError(INVALID_MOVE_TEXT, f"a move or turn has at most {MAX_MOVE_TEXT} "
-                                                f"characters, not {quote(item, 40)}")
+        check_length(item)
         parts = item.split(",")
         for i, part in enumerate(parts):
             if part:
@@ -59,6 +57,13 @@ def split_tokens(moves):
             elif i < len(parts) - 1 or len(parts) == 1:
                 raise RulesError(INVALID_MOVE_TEXT, f"{quote(item)}: empty move between commas")
     return tokens
+
+
+def check_length(item: str):
+    """RulesError(invalid-move-text) for a move or turn over MAX_MOVE_TEXT characters."""
+    if len(item) > MAX_MOVE_TEXT:
+        raise RulesError(INVALID_MOVE_TEXT, f"a move or turn has at most {MAX_MOVE_TEXT} "
+                                            f"characters, not {quote(item, 40)}")
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,7 @@ def split_question(move, turn):
     text = (move if move is not None else turn).strip()
     if not text:
         raise RulesError(INVALID_MOVE_TEXT, "empty move text")
+    api.check_length(text)                # (before it is split: one move per comma)
     if move is not None:
         return text, [text], True, False
     parts = text.split(",")

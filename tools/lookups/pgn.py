@@ -234,6 +234,10 @@ def replay_game(game: Game, index: int = 1) -> dict:
         last = n == len(game.turns) - 1
         who = side(pos.turn)
         label = f"{pos.fullmove}{'.' if pos.turn == WHITE else '...'}"
+        try:
+            api.check_length(turn.text)   # (before the text is split into its moves)
+        except RulesError as e:
+            raise PgnError(e.code, f"game {index}, turn {label} ({who}): {e.message}", turn.line) from None
         text = clean_turn(turn.text)
         if text.endswith(",") and not last:
             raise PgnError(INVALID_MOVE_TEXT, f"game {index}: turn {label} {quote(turn.text)} ends "
