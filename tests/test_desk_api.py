@@ -649,6 +649,25 @@ def test_an_operation_is_stopped_when_its_client_goes_away(monkeypatch):
         assert fetch(f"{base}/api/status", {})[0] == 200
 
 
+def test_an_idle_kept_connection_gives_its_worker_up_to_one_that_waits():
+    """One worker: a kept connection, idle after its answer, is closed as soon as another
+    connection waits, which is then answered (not after the 60 s request time)."""
+    with running_desk(workers=1, read_timeout=60) as base:
+        kept = http.client.HTTPConnection(*address(base), timeout=60)
+        kept.request("POST", "/api/status", body=b"{}", headers={"Content-Type": "application/json"})
+        response = kept.getresponse()
+        assert response.status == 200 and response.getheader("Connection") != "close"
+        response.read()
+        other = http.client.HTTPConnection(*address(base), timeout=20)     # (not 60)
+        other.request("POST", "/api/status", body=b'{"id": 2}',
+                      headers={"Content-Type": "application/json"})
+        response = other.getresponse()
+        assert response.status == 200 and json.loads(response.read())["id"] == 2
+        other.close()
+        assert kept.sock.recv(1) == b""                              # closed by the server
+        kept.close()
+
+
 def test_time_limit_unless_gone_stops_when_asked_and_leaves_no_signal_behind():
     """time_limit_unless_gone stops the block once ``gone()`` says so, in the main thread
     too (by the watchdog: no alarm signal is touched), and leaves nothing behind."""
