@@ -129,6 +129,8 @@ def test_syntax_errors():
     assert bad('[Event "x"\n\n1. e4 *').code == "pgn-syntax"
     assert bad("1. e4 {never closed\n").code == "pgn-syntax"
     assert bad("1. e4 (1. d4 *\n").code == "pgn-syntax"
+    e = bad("1. e4 } e5 *\n")                     # (this looped for ever, growing)
+    assert e.code == "pgn-syntax" and "'}' without a matching '{'" in e.message and e.line == 1
     e = bad('[Result "1-0"]\n\n1. e4 0-1\n')
     assert e.code == "pgn-syntax" and "Result" in e.message
     assert bad("").code == "pgn-syntax"

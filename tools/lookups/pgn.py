@@ -42,6 +42,8 @@ RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 # A tag pair; the value is checked by tag_value (one pattern for both would keep some
 # backtracking state per character of the value: about 170 bytes, 870 MB for a 5 MB tag).
 TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]', re.DOTALL)
+SPACES = re.compile(r"\s+")                 # (re's \s is exactly str.isspace)
+TOKEN_END = re.compile(r"[\s{};()]")
 MOVE_NUMBER = re.compile(r"(\d+)(\.+)")
 ANNOTATION = re.compile(r"[!?]+$")
 MAX_RECORD_BYTES = MAX_DATA_FILE_BYTES   # a PGN file, as a case file (docs/lookups.md)
@@ -135,12 +137,13 @@ def parse_pgn(text: str) -> list[Game]:
                 depth -= 1
                 i += 1
                 continue
+            if ch == "}":   # (outside a comment: no token could start here, the scan would stall)
+                raise PgnError("pgn-syntax", "'}' without a matching '{'", number)
             if ch.isspace():
-                i += 1
+                i = SPACES.match(line, i).end()
                 continue
-            j = i
-            while j < len(line) and not line[j].isspace() and line[j] not in "{};()":
-                j += 1
+            end = TOKEN_END.search(line, i)
+            j = end.start() if end else len(line)
             token, i = line[i:j], j
             if depth:
                 continue
