@@ -49,6 +49,7 @@ from hypothesis import strategies as st
 
 from doublecheck.casefiles import load_cases
 from doublecheck.cli import UsageError, build_parser, main
+from doublecheck.harness.deadline import time_limit
 from doublecheck.limits import MAX_TIMEOUT, max_jobs
 from doublecheck.lookups.pgn import PgnError, replay_text
 from doublecheck.oracle import api, variants
@@ -693,3 +694,24 @@ def test_fuzz_desk_burst_with_slow_clients(desk, examples):
     OUTCOMES["desk"].update(f"HTTP {status}" for status in answers + [code for code, _ in slow])
     assert answers == [200] * (5 * examples)
     assert len(slow) == 8 and all(code == 408 and sent < len(request) for code, sent in slow)
+
+
+RECORD_CODES = {"pgn-syntax", "unknown-variant", "unknown-result", "invalid-fen", "invalid-move-text"}
+RECORD_PIECES = ["1.", "2...", "e4", "e5,", "Nf3,", "Nc6", " ", "\n", "{", "}", "(", ")", ";", "*", "1-0",
+                 "1/2-1/2", "$1", "%", '[Variant "marseillais"]\n', '[Variant "double-move"]\n',
+                 '[Variant "symmetric-monster"]\n', '[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n',
+                 '[Result "1-0"]\n', '[Event "a\\"b\\\\"]\n', "Qg8+,Qh7#", "!?", "e4,e5", "d4,",
+                 "K@e0", "O-O", "Kxh7", "e8=Q", "exd6", ",", ",,", "a1a2", "Nc3,Nb1", "Nf6,Ng8"]
+
+
+def check_record(text: str):
+    """A record is checked, or refused with a documented code, within ANSWER_DEADLINE."""
+    with time_limit(ANSWER_DEADLINE):        # (a hang fails the test instead of stalling it)
+        outcome, _ = record_outcome(text)
+    assert outcome in RECORD_CODES | {"ok", "not-ok"}, (outcome, text[:300])
+    OUTCOMES["record"][outcome] += 1
+
+
+@sizes(300, 5_000)
+def test_fuzz_records(examples):
+    fuzz(examples, check_record, text=st.lists(st.sampled_from(RECORD_PIECES), max_size=30).map("".join))
