@@ -13,6 +13,9 @@ INVALID_MOVE_TEXT = "invalid-move-text"
 INVALID_REQUEST = "invalid-request"
 UNSUPPORTED = "unsupported"
 
+# Command-line only (never in a protocol answer)
+UNKNOWN_TOPIC = "unknown-topic"   # `doublecheck docs NAME`: no such page or schema
+
 QUOTE_LIMIT = 200   # characters of an offending input a message shows
 
 

@@ -365,7 +365,7 @@ def read_data_text(path: Path) -> str:
         raise UnreadableFile(f"cannot read: {e.strerror or e}") from None
     if len(data) > MAX_DATA_FILE_BYTES:
         raise UnreadableFile(f"larger than {MAX_DATA_FILE_BYTES // (1024 * 1024)} MiB, the limit "
-                             f"for a data file (docs/protocol.md, Limits)")
+                             f"for a data file (doublecheck docs protocol, \"Limits\")")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
