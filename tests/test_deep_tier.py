@@ -63,7 +63,7 @@ def deep_tree(tmp_path, nodes):
     """A case tree with one default case and one deep-tier perft case of chess."""
     (tmp_path / "rules").mkdir()
     (tmp_path / "rules" / "general.json").write_text(json.dumps({"rules": [
-        {"id": "G7", "title": "Perft", "statement": "A test rule about perft.", "source": "rulings.md G7",
+        {"id": "G7", "title": "Perft", "statement": "A test rule about perft.", "source": "doublecheck ruling G7",
          "variants": ["chess"]}]}))
     (tmp_path / "chess").mkdir()
     for topic, depth, extra in (("small", 2, {}), ("generated-deep-perft", 3, {"tier": "deep"})):
