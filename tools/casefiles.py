@@ -87,7 +87,7 @@ def check_cases_dir(cases_dir, need_cases: bool = True) -> Path:
     path = Path(cases_dir)
     if not path.is_dir():
         what = "does not exist" if not path.exists() else "is not a directory"
-        hint = " (the installed package is damaged: reinstall doublecheck)" \
+        hint = " (the installed package is damaged: reinstall doublecheck-chess)" \
             if path == CASES_DIR else ""
         raise DataError(CASES_NOT_FOUND, f"the case tree {path} {what}{hint}")
     if need_cases and not any(path.glob("*/*.json")):
@@ -105,7 +105,7 @@ def schema(name: str) -> dict:
         Draft202012Validator.check_schema(data)
     except FileNotFoundError:
         raise DataError(SCHEMA_UNUSABLE, f"the schema {path} is missing "
-                                         f"(the installed package is damaged: reinstall doublecheck)") from None
+                                         f"(the installed package is damaged: reinstall doublecheck-chess)") from None
     except Exception as e:
         raise DataError(SCHEMA_UNUSABLE, f"the schema {path} cannot be used: "
                                          f"{type(e).__name__}: {clip(str(e), 240)}") from None
