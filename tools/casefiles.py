@@ -143,6 +143,13 @@ def warn_on_stderr(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
 
+def catalogue_dir(cases_dir: Path) -> Path:
+    """The rule catalogue a case tree uses: its own ``rules/`` folder, or, for a tree without
+    one (a user's vectors, written by ``doublecheck generate --cases-dir``), the installed one."""
+    own = cases_dir / RULES_GROUP_DIR
+    return own if own.exists() else CASES_DIR / RULES_GROUP_DIR
+
+
 def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict], list[str]]:
     """All catalogue rules by id, and the problems found while loading them.
 
@@ -152,9 +159,10 @@ def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict
     rules: dict[str, dict] = {}
     defined_in: dict[str, Path] = {}
     validator = _validator("rules.schema.json", problems)
-    files = _regular_files((cases_dir / RULES_GROUP_DIR).glob("*.json"), cases_dir, warn)
+    catalogue = catalogue_dir(cases_dir)
+    files = _regular_files(catalogue.glob("*.json"), catalogue.parent, warn)
     if not files:
-        problems.append(f"{_show(cases_dir / RULES_GROUP_DIR, cases_dir)}: no rule catalogue files")
+        problems.append(f"{_show(catalogue, catalogue.parent)}: no rule catalogue files")
     shared, untested = [], []
     for path in files:
         where = _show(path, cases_dir)

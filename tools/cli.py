@@ -536,12 +536,20 @@ def add_people_lookups(sub, fmt):
 
 
 def add_generate(sub, fmt):
-    p = sub.add_parser("generate", help="write (or check) the generated case files",
+    p = sub.add_parser("generate", help="write (or check) the generated case files, or new vectors",
                        formatter_class=fmt, description="""\
 Writes the generated case files (random playouts, perft tables) from the
 oracle, deterministically. Files not marked "generated": true are never
 overwritten. With --check nothing is written: exits 1 naming every generated
-file whose committed text differs from what would be written.""",
+file whose committed text differs from what would be written.
+
+With --count or --depth it makes new vectors instead: one case file for
+--variant (default chess) with --count seeded random games (--seed, default
+1) and perft to --depth, from --fen or the start position, written to
+--cases-dir as <variant>/own-....json. The same options give the same file.
+'doublecheck run --cases-dir DIR' runs a tree written here as it is (with the
+installed rule catalogue unless DIR has its own rules/). More in: doublecheck
+docs own-cases.""",
                        epilog="""\
 examples:
   doublecheck generate
@@ -549,6 +557,10 @@ examples:
   doublecheck generate --variant chess
   doublecheck generate --deep                the deep tier (generated-deep-perft.json; about 10 minutes)
   doublecheck generate --deep --check --variant double-move-anul
+  doublecheck generate --cases-dir mycases     the shipped generated files, into a tree of your own
+  doublecheck generate --cases-dir mycases --variant marseillais --seed 7 --count 3
+  doublecheck generate --cases-dir mycases --depth 3 --fen '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1'
+  doublecheck run --cases-dir mycases
 """)
     p.add_argument("--check", action="store_true", help="compare only; write nothing")
     p.add_argument("--variant", help="only the generators of this variant")
@@ -557,13 +569,29 @@ examples:
                         "prints each count's time on stderr")
     p.add_argument("--jobs", type=positive, default=1, metavar="N",
                    help="with --deep: count each perft over N local processes (default 1)")
+    own = p.add_argument_group("new vectors (one file of your own)")
+    own.add_argument("--seed", type=count, metavar="S", help="the first random game's seed (default 1)")
+    own.add_argument("--count", type=count, metavar="N", help="this many seeded random games")
+    own.add_argument("--depth", type=count, metavar="D", help="perft to depth D (the last with divide)")
+    own.add_argument("--fen", help="start the games and the perft here (default: the start position)")
     add_cases_dir_option(p)
     add_quiet_option(p)
     p.set_defaults(handler=lambda args: _generate(args))
 
 
+OWN_OPTIONS = ("seed", "count", "depth", "fen")
+
+
 def _generate(args) -> int:
-    from doublecheck.authoring.generate import generate_command
+    from doublecheck.authoring.generate import generate_command, generate_own
+    from doublecheck.authoring.own import OwnOptions
+
+    own = {name: getattr(args, name) for name in OWN_OPTIONS if getattr(args, name) is not None}
+    if own and (args.check or args.deep):
+        raise UsageError("--seed, --count, --depth and --fen make new vectors: "
+                         "not with --check or --deep", "doublecheck generate")
+    if own:
+        return generate_own(args.cases_dir, OwnOptions(variant=args.variant or "chess", **own))
     return generate_command(args.cases_dir, args.variant, args.check, quiet=args.quiet,
                             deep=args.deep, jobs=args.jobs)
 
