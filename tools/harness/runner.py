@@ -233,10 +233,39 @@ def _judge(case, engine, drill, timeout) -> Result:
     except Exception as e:
         return _error(case, "harness-error",
                       [f"could not compare the answer: {type(e).__name__}: {e}"], **kept)
-    if diff and drill and op == "perft" and answer["ok"] and "error" not in case.expect \
+    doubt = oracle_doubt(case, engine, answer, limit) if diff else None
+    if diff and drill and not doubt and op == "perft" and answer["ok"] and "error" not in case.expect \
             and case.request.get("depth", 0) >= 1:
         diff["drill_down"] = drill_down(case, engine, timeout=limit)
-    return Result(case, "failed" if diff else "passed", diff_lines(diff), diff=diff, **kept)
+    lines = ([doubt] if doubt else []) + diff_lines(diff)
+    return Result(case, "failed" if diff else "passed", lines, diff=diff, **kept)
+
+
+# --- a case that may be wrong ------------------------------------------------
+
+CASE_DOUBT = "the oracle also disagrees with this case: the case may be wrong"
+
+
+def _built_in(case) -> bool:
+    """Whether the case comes with doublecheck (checked against the oracle by its own tests)."""
+    return Path(case.path).resolve().is_relative_to(CASES_DIR.resolve())
+
+
+def oracle_doubt(case, engine, answer, limit) -> str | None:
+    """For a failed case of a user's own tree: CASE_DOUBT when the built-in oracle does not
+    give the expected answer either (said before anything blames the engine), else None."""
+    if _built_in(case):
+        return None
+    if not isinstance(engine, OracleEngine):
+        try:
+            answer = _reference().request(dict(case.request), timeout=limit)
+        except Exception as e:   # the oracle cannot say in time: no verdict on the case
+            return f"(the oracle could not check this case: {type(e).__name__}: {e})"
+    try:
+        wrong = difference(case.variant, case.expect, answer, case.request)
+    except Exception:
+        return None
+    return CASE_DOUBT if wrong else None
 
 
 # --- perft drill-down -------------------------------------------------------
