@@ -4,8 +4,8 @@ The built-in generators rewrite the shipped files; this module makes one new
 case file for one variant from the options given, answered by the oracle:
 
 - ``--count N`` seeded random games (``--seed S``, default 1) of at most
-  ``TURNS`` turns each, from ``--fen`` or the start position: each turn is drawn
-  by ``random.Random`` among the oracle's legal turns (sorted), and the file
+  ``TURNS`` turns each, from ``--fen`` or the start position: each move is drawn
+  by ``random.Random`` among the oracle's legal moves (sorted), and the file
   keeps checkpoints along it (``Kit.checkpoint_cases``: legal turn counts,
   legal moves, one full turn list) and the FEN and status at the end;
 - ``--depth D`` perft in moves from ``--fen`` (or the start) at depths 1 to D,
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from doublecheck import __version__
 from doublecheck.authoring.generators import Kit
-from doublecheck.oracle import api, variants
+from doublecheck.oracle import variants
 from doublecheck.oracle.errors import INVALID_REQUEST, RulesError
 from doublecheck.oracle.limits import check_perft_depth
 
@@ -88,19 +88,22 @@ def check(options: OwnOptions) -> None:
 
 
 def random_game(variant: str, seed: int, fen: str | None) -> list[str]:
-    """The turns of one seeded random game: each drawn among the legal turns, sorted."""
+    """The turns of one seeded random game, each move drawn among the legal moves (sorted by
+    their text) until the turn is complete; a turn is written as its moves joined by commas."""
+    rules = variants.get(variant)
     rng = random.Random(seed)
-    origin = {"variant": variant, **({"fen": fen} if fen else {})}
-    line, here = [], dict(origin)
-    while len(line) < TURNS:
-        turns = sorted(api.handle({**here, "op": "turns"})["turns"])
-        if not turns:
-            break
-        line.append(rng.choice(turns))
-        after = api.handle({**origin, "op": "play", "moves": line})
-        if after["status"]["over"]:
-            break
-        here = {"variant": variant, "fen": after["fen"]}
+    pos, history, line = rules.parse_fen(fen or rules.start_fen), [], []
+    while len(line) < TURNS and not rules.status(pos, history)["over"]:
+        history.append(rules.identity(pos))
+        texts = []
+        while True:
+            moves = sorted(rules.legal_moves(pos), key=lambda m: rules.move_text(pos, m))
+            move = rng.choice(moves)
+            texts.append(rules.move_text(pos, move).rstrip(","))   # "e2e4," opens a Double Move
+            pos = rules.play(pos, move)
+            if not rules.mid_turn(pos):
+                break
+        line.append(",".join(texts))
     return line
 
 
