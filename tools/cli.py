@@ -22,7 +22,7 @@ import sys
 
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR
-from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, TIMEOUT
+from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, SLOW_TURN_RATE, TIMEOUT
 from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
 from doublecheck.oracle.errors import quote
 
@@ -368,7 +368,9 @@ in-process) names another. Cases for variants or operations the engine does
 not claim in its hello are skipped, never passed.
 
 Each request may take --timeout seconds; a perft request gets one second more
-for every {SLOW_RATE} nodes the case expects (doublecheck docs harness). While it runs, a
+for every {SLOW_RATE} nodes the case expects (every {SLOW_TURN_RATE} for turn perft;
+doublecheck docs harness). Cases run cheapest first, the perft counts last and
+by size, so the first failures show soon. While it runs, a
 progress line goes to stderr: live on a terminal, every 10 s in a CI log.
 
 Exit status: 0 when every selected case passes (skipped and expected failures
@@ -396,11 +398,12 @@ examples:
     p.add_argument("--rule", help="only cases that cite this rule id")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--max-nodes", type=count, metavar="N",
-                      help="skip perft cases expecting more than N nodes (quicker runs); deep-tier "
-                           "cases within N are run too")
+                      help="skip perft cases expecting more than N nodes (quicker runs; it only "
+                           "leaves cases out: the deep tier needs --deep)")
     size.add_argument("--quick", action="store_const", dest="max_nodes", const=QUICK_MAX_NODES,
                       help=f"the same as --max-nodes {QUICK_MAX_NODES}: every case but the largest "
-                           "perft counts (doublecheck docs harness lists them)")
+                           "perft counts, a first report in about a minute even for a slow engine "
+                           "(doublecheck docs harness lists them)")
     p.add_argument("--deep", action="store_true",
                    help="also run the deep tier: perft cases of up to hundreds of millions of "
                         "nodes (generated-deep-perft.json; doublecheck docs perft)")
@@ -414,7 +417,7 @@ examples:
     p.add_argument("--timeout", type=seconds, default=TIMEOUT, metavar="SECONDS",
                    help="per-request limit, for engine processes and in-process runs alike "
                         f"(default: %(default)g; 0: none; at most {MAX_TIMEOUT:g}); perft requests "
-                        f"get 1 s more per {SLOW_RATE} nodes the case expects")
+                        f"get 1 s more per {SLOW_RATE} nodes the case expects ({SLOW_TURN_RATE} for turns)")
     p.add_argument("--jobs", type=jobs, default=1, metavar="N",
                    help="run N engine processes in parallel (the oracle and adapters are then "
                         f"run by N 'doublecheck serve' processes); at most {JOBS_PER_CORE} per CPU core")
