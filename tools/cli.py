@@ -604,8 +604,10 @@ def add_rules(sub, fmt):
 
     p = sub.add_parser("rules", help="list the rule catalogue, or show one rule",
                        formatter_class=fmt, description="""\
-Without an id, lists every rule and ruling id with its title. With an id, shows
-the rule's statement and source and the ids of the cases that test it.
+Without an id, lists every rule and ruling id with its title and the variants
+it belongs to (--variant: only the rules of that variant). With an id, shows
+the rule's statement and source and the ids of the cases that test it (with
+--variant, of that variant's cases).
 
 --matrix prints the coverage matrix instead: rule ids (rows) against variants
 (columns) with the number of cases citing each, then the state components
@@ -616,6 +618,7 @@ is then 1 (doublecheck docs case-format, "The coverage matrix").""",
                        epilog="""\
 examples:
   doublecheck rules
+  doublecheck rules --variant marseillais
   doublecheck rules G3
   doublecheck rules FIDE-3.8.2 --json
   doublecheck rules --matrix
@@ -625,7 +628,8 @@ examples:
     p.add_argument("--matrix", action="store_true",
                    help="print the coverage matrix; exit 1 when it has a gap")
     p.add_argument("--variant", metavar="V", action="append",
-                   help="with --matrix: only this variant's column (may be repeated)")
+                   help="only the rules (or, with --matrix, the column) of this variant "
+                        "(may be repeated)")
     add_json_option(p)
     add_cases_dir_option(p)
     p.set_defaults(handler=rules_command)
