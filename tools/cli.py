@@ -383,7 +383,7 @@ finished).""",
 examples:
   doublecheck run
   doublecheck run --jobs 2                     the same, on two cores
-  doublecheck run --quick                      skip the perft cases above 200000 nodes
+  doublecheck run --quick                      a first report: skip the perft cases above 20000 nodes
   doublecheck run --variant chess --max-nodes 200000
   doublecheck run --deep --variant double-move-anul      the deep perft tier too
   doublecheck run 'chess/castling/*' 'chess/en-passant/*'
