@@ -112,3 +112,11 @@ def test_junit_of_the_installed_tree_never_points_into_the_environment():
     run_ = SimpleNamespace(results=[r], seconds=0.0, interrupted=False, selected=1)
     [testcase] = ET.fromstring(report.junit(run_).split("\n", 1)[1]).iter("testcase")
     assert testcase.get("file") == "chess/castling.json"
+
+
+def test_the_cases_a_node_limit_leaves_out_share_one_line():
+    skipped = [Result(fake_case(f"chess/p/{n}", {"op": "perft"}, {"nodes": n}), "skipped",
+                      [f"expects {n} nodes, more than --max-nodes 20000"]) for n in (30000, 40000, 50000, 60000)]
+    assert report._skips(skipped) == [
+        "4 cases: expects more nodes than --max-nodes 20000 (first: chess/p/30000)"]
+    assert report._skips(skipped[:1]) == ["chess/p/30000: expects 30000 nodes, more than --max-nodes 20000"]
