@@ -234,6 +234,56 @@ def test_a_damaged_install_is_a_clear_error(installed, tmp_path):
         assert str(site) in proc.stderr and "Traceback" not in proc.stderr
 
 
+# ------------------------------------------------- docs and vectors from an install
+
+def test_the_installed_docs(elsewhere):
+    """`doublecheck docs`: every page is there, and every topic any --help names exists."""
+    cwd, env = elsewhere
+    listed = run(["doublecheck", "docs"], cwd, env=env)
+    topics = {line.split()[0] for line in listed.stdout.splitlines() if line.startswith("  ")}
+    assert listed.returncode == 0 and topics == {p.stem for p in (ROOT / "docs").glob("*.md")}
+    helps = [run(["doublecheck", "--help"], cwd, env=env).stdout]
+    commands = re.findall(r"^    (\w[\w-]*)\s", helps[0], re.M)
+    assert {"run", "docs", "generate"} <= set(commands)
+    helps += [run(["doublecheck", c, "--help"], cwd, env=env).stdout for c in commands]
+    named = {t for text in helps for t in re.findall(r"doublecheck docs ([a-z][a-z0-9-]*)", text)}
+    assert {"protocol", "harness"} <= named and named - {"TOPIC"} <= topics
+    assert not [text for text in helps if re.search(r"\bdocs/[\w-]+\.md", text)]
+    page = run(["doublecheck", "docs", "protocol"], cwd, env=env)
+    assert page.returncode == 0 and page.stdout == (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    where = Path(run(["doublecheck", "docs", "protocol", "--path"], cwd, env=env).stdout.strip())
+    assert where.name == "protocol.md" and ROOT not in where.parents and where.is_file()
+    schema = run(["doublecheck", "docs", "--schema", "protocol"], cwd, env=env)
+    assert json.loads(schema.stdout) == json.loads((ROOT / "schemas" / "protocol.schema.json").read_text())
+
+
+def test_generate_then_run_your_own_tree(elsewhere):
+    """A tree written by `generate --cases-dir` runs as it is, with the installed catalogue."""
+    cwd, env = elsewhere
+    made = run(["doublecheck", "generate", "--cases-dir", "mycases", "--variant", "double-move", "-q"],
+               cwd, env=env)
+    assert made.returncode == 0, made.stderr
+    own = run(["doublecheck", "generate", "--cases-dir", "mycases", "--variant", "marseillais",
+               "--seed", "7", "--count", "2", "--depth", "2"], cwd, env=env)
+    assert own.returncode == 0, own.stderr
+    proc = run(["doublecheck", "run", "--cases-dir", "mycases", "--quick"], cwd, env=env)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert re.search(r"^OK: \d+ passed, 0 failed, 0 errors", proc.stdout, re.M)
+    assert not (cwd / "mycases" / "rules").exists()
+
+
+def test_a_seed_makes_the_same_vectors_and_another_seed_others(elsewhere):
+    cwd, env = elsewhere
+    texts = []
+    for seed, tree in (("7", "a"), ("7", "b"), ("8", "c")):
+        proc = run(["doublecheck", "generate", "--cases-dir", tree, "--seed", seed, "--count", "3",
+                    "--variant", "marseillais"], cwd, env=env)
+        assert proc.returncode == 0, proc.stderr
+        [path] = (cwd / tree / "marseillais").glob("*.json")
+        texts.append(path.read_text(encoding="utf-8"))
+    assert texts[0] == texts[1] and texts[0] != texts[2]
+
+
 # ---------------------------------------------------------- an engine's own CI
 
 def readme_commands(marker: str) -> list[str]:

@@ -1,0 +1,1 @@
+"""The case tree as package data: ``importlib.resources.files("doublecheck.cases")``."""

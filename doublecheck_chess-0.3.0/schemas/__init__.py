@@ -1,0 +1,1 @@
+"""The JSON Schemas as package data: ``importlib.resources.files("doublecheck.schemas")``."""

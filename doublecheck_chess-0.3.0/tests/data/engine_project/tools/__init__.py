@@ -1,0 +1,1 @@
+"""The engine project's own helpers (named `tools`, like many projects' helper packages)."""

@@ -1,0 +1,25 @@
+"""Perft and divide computed by python-chess: the independent reference the chess tests count against."""
+
+import chess
+
+
+def perft(board: chess.Board, depth: int) -> int:
+    if depth == 0:
+        return 1
+    if depth == 1:
+        return board.legal_moves.count()
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += perft(board, depth - 1)
+        board.pop()
+    return total
+
+
+def divide(board: chess.Board, depth: int) -> dict:
+    counts = {}
+    for move in board.legal_moves:
+        board.push(move)
+        counts[move.uci()] = perft(board, depth - 1)
+        board.pop()
+    return counts

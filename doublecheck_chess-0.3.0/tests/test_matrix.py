@@ -1,0 +1,238 @@
+"""The coverage matrix (``doublecheck rules --matrix``): counted from the data, and without gaps.
+
+The real tree must show no empty cell the catalogue does not justify: every
+rule has a case in every variant it applies to (or a ``not_tested`` reason),
+and every state component a rule defines has cases on both of its sides in
+each of the rule's variants.  The scratch-tree tests check that the matrix
+finds each kind of gap and inconsistency.
+"""
+
+import json
+
+import pytest
+
+from doublecheck.casefiles import load_cases, load_rules
+from doublecheck.cli import main
+from doublecheck.lookups import matrix
+
+STATUS_GOING_ON = {"over": False, "result": None, "reason": None, "claimable": []}
+STATUS_THREEFOLD = {**STATUS_GOING_ON, "claimable": ["threefold-repetition"]}
+
+
+# ------------------------------------------------------------ the real tree
+
+@pytest.fixture(scope="module")
+def real():
+    catalogue, problems = load_rules()
+    cases, more = load_cases()
+    assert problems == [] and more == []
+    return matrix.build(catalogue, cases)
+
+
+def test_no_unjustified_gap(real):
+    assert [matrix.gap_text(g) for g in real.gaps] == []
+
+
+def test_no_inconsistency(real):
+    assert real.problems == []
+
+
+def test_every_variant_has_identity_components(real):
+    for variant in real.variants:
+        for comp in ("identity:placement", "identity:turn", "identity:castling", "identity:en-passant"):
+            assert variant in real.components[comp], (comp, variant)
+
+
+def test_not_tested_reasons_are_sentences(real):
+    for rid, reasons in real.not_tested.items():
+        for variant, reason in reasons.items():
+            assert len(reason.split()) >= 6, f"{rid} in {variant}: say why it cannot be tested"
+
+
+# ------------------------------------------------------------ a scratch tree
+
+RULES = [
+    {"id": "G1", "title": "t", "statement": "s", "source": "x", "variants": ["chess", "double-move"]},
+    {"id": "G3", "title": "t", "statement": "s", "source": "x", "variants": ["chess"],
+     "components": ["identity:turn"]},
+    {"id": "D1", "title": "t", "statement": "s", "source": "x", "variants": ["double-move"],
+     "components": ["fen:abilities"]},
+]
+
+
+def case(variant, slug, rules=("G1",), covers=None, expect=None):
+    c = {"id": f"{variant}/topic/{slug}", "rules": list(rules), "description": "d", "source": "s",
+         "request": {"op": "status"}, "expect": expect or {"status": STATUS_GOING_ON}}
+    if covers:
+        c["covers"] = covers
+    return c
+
+
+@pytest.fixture
+def tree(tmp_path):
+    """Writes a catalogue and case files; returns (catalogue, cases) as loaded."""
+    root = tmp_path / "cases"
+
+    def write(rules, cases_by_variant):
+        (root / "rules").mkdir(parents=True, exist_ok=True)
+        (root / "rules" / "all.json").write_text(json.dumps({"rules": rules}))
+        for variant, cases in cases_by_variant.items():
+            (root / variant).mkdir(exist_ok=True)
+            (root / variant / "topic.json").write_text(json.dumps(
+                {"variant": variant, "topic": "topic", "generated": False, "description": "d",
+                 "cases": cases}))
+        catalogue, problems = load_rules(root)
+        cases, more = load_cases(root)
+        assert problems == [] and more == [], problems + more
+        return catalogue, cases
+
+    write.root = root
+    return write
+
+
+def full_cases():
+    return {
+        "chess": [case("chess", "turn-counted", ["G1", "G3"], ["identity:turn"], {"status": STATUS_THREEFOLD}),
+                  case("chess", "turn-not-counted", ["G3"], ["identity:turn"])],
+        "double-move": [case("double-move", "white", ["G1", "D1"], ["fen:abilities", "colour:white"]),
+                        case("double-move", "black", ["D1"], ["fen:abilities", "colour:black"])],
+    }
+
+
+def test_a_complete_tree_has_no_gap(tree):
+    m = matrix.build(*tree(RULES, full_cases()))
+    assert m.gaps == [] and m.problems == []
+    assert m.variants == ["chess", "double-move"]
+    assert m.rules["G1"] == {"chess": 1, "double-move": 1}
+    assert m.rules["G3"] == {"chess": 2}
+    assert m.components["identity:turn"] == {"chess": {"counted": 1, "not counted": 1}}
+    assert m.components["fen:abilities"] == {"double-move": {"white": 1, "black": 1}}
+    assert m.colours["double-move"] == {"white": 1, "black": 1}
+
+
+def test_a_rule_without_cases_in_one_variant_is_a_gap(tree):
+    cases = full_cases()
+    cases["double-move"][0]["rules"] = ["D1"]
+    m = matrix.build(*tree(RULES, cases))
+    assert [matrix.gap_text(g) for g in m.gaps] == ["G1 has no case in double-move"]
+
+
+def test_not_tested_justifies_the_empty_cell(tree):
+    cases = full_cases()
+    cases["double-move"][0]["rules"] = ["D1"]
+    rules = [dict(RULES[0], not_tested={"double-move": "no position can show it, because ..."})] + RULES[1:]
+    m = matrix.build(*tree(rules, cases))
+    assert m.gaps == [] and m.problems == []
+    assert m.not_tested["G1"] == {"double-move": "no position can show it, because ..."}
+
+
+def test_not_tested_but_cited_is_a_problem(tree):
+    rules = [dict(RULES[0], not_tested={"chess": "reason"})] + RULES[1:]
+    m = matrix.build(*tree(rules, full_cases()))
+    assert m.problems == ["rule G1: the catalogue says it is not tested in chess, but 1 case(s) cite it"]
+
+
+def test_not_tested_for_a_variant_the_rule_lacks_is_a_problem(tree):
+    rules = RULES[:2] + [dict(RULES[2], not_tested={"chess": "reason"})]
+    m = matrix.build(*tree(rules, full_cases()))
+    assert m.problems == ["rule D1: not_tested names chess, which the rule does not apply to"]
+
+
+def test_identity_sides_come_from_the_expected_status(tree):
+    cases = full_cases()
+    cases["chess"][0]["expect"] = {"status": STATUS_GOING_ON}
+    m = matrix.build(*tree(RULES, cases))
+    assert m.components["identity:turn"]["chess"] == {"counted": 0, "not counted": 2}
+    assert [matrix.gap_text(g) for g in m.gaps] == ["identity:turn in chess has no case on the side 'counted'"]
+    cases["chess"][0]["expect"] = {"status": {**STATUS_GOING_ON, "over": True, "result": "1/2-1/2",
+                                              "reason": "fivefold-repetition"}}
+    assert matrix.build(*tree(RULES, cases)).gaps == []
+
+
+def test_identity_case_without_status_is_a_problem(tree):
+    cases = full_cases()
+    cases["chess"].append(dict(case("chess", "no-status", ["G3"], ["identity:turn"]),
+                               request={"op": "fen"}, expect={"fen": "8/8/8/8/8/8/8/K1k5 w - - 0 1"}))
+    m = matrix.build(*tree(RULES, cases))
+    assert m.problems == ["case chess/topic/no-status: covers identity:turn but has no expected status"]
+
+
+def test_colour_sides_come_from_the_colour_tags(tree):
+    cases = full_cases()
+    cases["double-move"][1]["covers"] = ["fen:abilities"]
+    m = matrix.build(*tree(RULES, cases))
+    assert [matrix.gap_text(g) for g in m.gaps] == [
+        "fen:abilities in double-move has no case on the side 'black'"]
+    assert m.problems == ["case double-move/topic/black: covers fen:abilities but has no "
+                          "colour:white or colour:black tag"]
+
+
+def test_a_component_foreign_to_the_variant_is_a_problem(tree):
+    cases = full_cases()
+    cases["chess"][1]["covers"] = ["identity:turn", "fen:abilities", "colour:white"]
+    m = matrix.build(*tree(RULES, cases))
+    assert m.problems == ["case chess/topic/turn-not-counted: covers fen:abilities, which no catalogue "
+                          "rule makes a component of chess"]
+
+
+def test_an_unknown_rule_component_is_a_problem(tree):
+    rules = RULES + [{"id": "G2", "title": "t", "statement": "s", "source": "x", "variants": ["chess"],
+                      "components": ["identity:weather"], "not_tested": {"chess": "reason"}}]
+    m = matrix.build(*tree(rules, full_cases()))
+    assert len(m.problems) == 1 and "'identity:weather' is not one a case can cover" in m.problems[0]
+
+
+def test_the_schema_refuses_unknown_covers(tree):
+    cases = full_cases()
+    cases["chess"][1]["covers"] = ["identity:weather"]
+    tree.root.mkdir(parents=True)
+    with pytest.raises(AssertionError, match="identity:weather"):
+        tree(RULES, cases)
+
+
+def test_one_variant_only(tree):
+    m = matrix.build(*tree(RULES, full_cases()), variants=["double-move"])
+    assert m.variants == ["double-move"]
+    assert m.rules["G3"] == {} and "identity:turn" not in m.components
+
+
+# ------------------------------------------------------------ the command line
+
+def test_cli_text_and_json(tree, capsys):
+    tree(RULES, full_cases())
+    assert main(["rules", "--matrix", "--cases-dir", str(tree.root)]) == 0
+    out = capsys.readouterr().out
+    assert "columns: c = chess, dm = double-move" in out
+    assert "identity:turn (counted/not counted)" in out and "0 gap(s), 0 problem(s)" in out
+    assert main(["rules", "--matrix", "--json", "--cases-dir", str(tree.root)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["variants"] == ["chess", "double-move"] and data["gaps"] == []
+    assert {"id": "G3", "cases": {"chess": 2}, "not_tested": {}} in data["rules"]
+
+
+def test_cli_exits_1_on_a_gap(tree, capsys):
+    cases = full_cases()
+    cases["double-move"][0]["rules"] = ["D1"]
+    tree(RULES, cases)
+    assert main(["rules", "--matrix", "--cases-dir", str(tree.root)]) == 1
+    out = capsys.readouterr().out
+    assert "gap: G1 has no case in double-move" in out
+    assert "0!" in out
+
+
+def test_cli_bad_combinations(tree, capsys):
+    tree(RULES, full_cases())
+    assert main(["rules", "G1", "--matrix", "--cases-dir", str(tree.root)]) == 2
+    assert capsys.readouterr().err.startswith("error: usage: ")
+    assert main(["rules", "--variant", "shogi", "--cases-dir", str(tree.root)]) == 2
+    assert "unknown-variant" in capsys.readouterr().err
+    assert main(["rules", "--matrix", "--variant", "shogi", "--cases-dir", str(tree.root)]) == 2
+    assert "unknown-variant" in capsys.readouterr().err
+
+
+def test_rule_lookup_shows_why_a_cell_is_empty(capsys):
+    assert main(["rules", "G6"]) == 0
+    out = capsys.readouterr().out
+    assert "Not tested in chess: " in out and "Not tested in double-move:" not in out
+    assert main(["rules", "G3"]) == 0
+    assert "State components: identity:placement" in capsys.readouterr().out

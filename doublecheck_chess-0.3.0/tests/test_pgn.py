@@ -1,0 +1,240 @@
+"""PGN game records: replaying with reasons, bad input with line numbers, writing a line."""
+
+import random
+
+import pytest
+
+from doublecheck.oracle import api, variants
+from doublecheck.cli import main as cli_main
+from doublecheck.lookups.pgn import PgnError, parse_pgn, pgn_for_line, replay_file, replay_text
+
+MATE_FEN = "r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB"
+EP_FEN = "7k/8/8/8/3p4/8/4P3/7K w - - 0 1 WB"
+
+
+def game(movetext, variant=None, fen=None, result=None, extra=""):
+    tags = []
+    if variant:
+        tags.append(f'[Variant "{variant}"]')
+    if fen:
+        tags.append(f'[FEN "{fen}"]')
+    if result:
+        tags.append(f'[Result "{result}"]')
+    return "\n".join(tags) + extra + "\n\n" + movetext + "\n"
+
+
+def one(text):
+    report = replay_text(text)
+    assert len(report["games"]) == 1
+    return report, report["games"][0]
+
+
+# ----------------------------------------------------------- seed examples
+
+def test_seed_mate_replays_and_agrees_with_the_result():
+    report, g = one(game("1. Qg8+,Qh7# {check, then mate} 1-0", "double-move", MATE_FEN, "1-0"))
+    assert report["ok"] and g["legal"] and g["turns"] == 1
+    assert g["status"]["reason"] == "checkmate" and g["result_agrees"] is True
+
+
+@pytest.mark.parametrize("defence, half, words", [
+    ("Kxh7,Kh8", "Kxh7", "h7 is attacked by the pawn on g6"),
+    ("Qg8,Qxh7", "Qg8", "would still be in check from the queen on h7"),
+    ("Bxg6,Bxh7", "Bxg6", "would still be in check from the queen on h7"),
+])
+def test_seed_refuted_defences_are_illegal_turns(defence, half, words):
+    report, g = one(game(f"1. Qg8+,Qh7# {defence} *", "double-move", MATE_FEN, "*"))
+    assert not report["ok"] and not g["legal"] and g["turns"] == 1
+    bad = g["illegal"]
+    assert bad["turn"] == "1..." and bad["side"] == "black" and bad["number"] == 2
+    assert bad["rule"] == "DM-every-half-legal"
+    assert bad["reason"].startswith(f"{half}: ") and words in bad["reason"]
+
+
+def test_seed_en_passant_move_order():
+    _, g = one(game("1. Kg1,e4 dxe3 *", "double-move", EP_FEN))
+    assert g["legal"] and g["turns"] == 2
+    _, g = one(game("1. e4,Kg1 dxe3 *", "double-move", EP_FEN))
+    assert not g["legal"] and g["illegal"]["rule"] == "D4"
+    assert "first half of a Double Move" in g["illegal"]["reason"]
+
+
+# ---------------------------------------------------------- illegal turns
+
+def test_illegal_turn_in_the_middle_stops_with_its_line_and_number():
+    text = game("1. e4,Nf3 d5,Nc6\n2. exd5,Nc3 Qxd5\n3. Nc3,d4 *", "double-move-anul")
+    report, g = one(text)
+    assert not report["ok"]
+    bad = g["illegal"]
+    assert (bad["turn"], bad["number"], bad["line"], bad["side"]) == ("2.", 3, 4, "white")
+    assert bad["rule"] == "A1" and "exd5 captures" in bad["reason"]
+    assert g["turns"] == 2
+
+
+def test_result_contradicting_the_board_fails():
+    report, g = one(game("1. f3 e5 2. g4 Qh4# 1-0", "chess", result="1-0"))
+    assert not report["ok"] and g["legal"] and g["result_agrees"] is False
+    assert "0-1" in " ".join(g["notes"])
+
+
+def test_result_without_mate_on_the_board_is_accepted():
+    report, g = one(game("1. e4 e5 2. Nf3 1-0", result="1-0"))
+    assert report["ok"] and g["result_agrees"] is True and g["variant"] == "chess"
+    assert "resignation" in " ".join(g["notes"])
+
+
+def test_star_on_a_finished_game_contradicts():
+    report, g = one(game("1. f3 e5 2. g4 Qh4# *", result="*"))
+    assert not report["ok"] and g["result_agrees"] is False
+
+
+# ------------------------------------------------------------- bad input
+
+def bad(text):
+    with pytest.raises(PgnError) as e:
+        replay_text(text)
+    return e.value
+
+
+def test_unknown_variant_names_the_tag_line():
+    e = bad('[Event "x"]\n[Variant "kriegspiel"]\n\n1. e4,d4 *\n')
+    assert e.code == "unknown-variant" and e.line == 2 and "kriegspiel" in e.message
+
+
+def test_unknown_result_value():
+    e = bad('[Result "2-0"]\n\n1. e4 *\n')
+    assert e.code == "unknown-result" and e.line == 1
+
+
+def test_malformed_san_names_line_and_turn():
+    e = bad(game("1. e4 e5\n2. Nf3 Nzz9 *", "chess"))
+    assert e.code == "invalid-move-text" and e.line == 4 and "2..." in e.message
+    assert "Nzz9" in e.message
+
+
+def test_square_off_the_board_is_unreadable():
+    e = bad(game("1. e4 e5 2. Qh9 *"))
+    assert e.code == "invalid-move-text" and "no square h9" in e.message
+
+
+def test_invalid_fen_tag():
+    e = bad(game("1. e4 *", "chess", "8/8/8 w - - 0 1"))
+    assert e.code == "invalid-fen" and e.line == 2
+
+
+def test_syntax_errors():
+    assert bad('[Event "x"\n\n1. e4 *').code == "pgn-syntax"
+    assert bad("1. e4 {never closed\n").code == "pgn-syntax"
+    assert bad("1. e4 (1. d4 *\n").code == "pgn-syntax"
+    e = bad('[Result "1-0"]\n\n1. e4 0-1\n')
+    assert e.code == "pgn-syntax" and "Result" in e.message
+    assert bad("").code == "pgn-syntax"
+
+
+def test_three_moves_in_one_turn_is_an_illegal_turn():
+    report, g = one(game("1. e4,d4, Nf3 e5 *", "double-move-anul"))
+    assert not report["ok"] and g["illegal"]["rule"] == "A1"
+    assert g["illegal"]["reason"].startswith("Nf3: ") and "at most two moves" in g["illegal"]["reason"]
+
+
+def test_unfinished_turn_before_the_next_move_number():
+    e = bad(game("1. e4, 2. d4 *", "double-move-anul"))
+    assert e.code == "invalid-move-text" and e.line == 3 and "another turn follows" in e.message
+
+
+# ----------------------------------------------------------------- reading
+
+def test_comments_nags_variations_and_numbers_are_skipped():
+    text = ('[Variant "chess"]\n% an escaped line\n\n'
+            "1.e4 $1 {best} e5!? (1... c5 2. Nf3) 2. Nf3 ; rest of line\nNc6 3.Bb5 a6 *\n")
+    report, g = one(text)
+    assert report["ok"] and g["turns"] == 6
+
+
+def test_several_games_and_a_space_after_a_comma():
+    text = (game("1. e4,Nf3 d5, Nc6 *", "double-move-anul", result="*")
+            + "\n" + game("1. d4 *", "chess", result="*"))
+    report = replay_text(text)
+    assert report["ok"] and [g["turns"] for g in report["games"]] == [2, 1]
+    assert [g["line"] for g in report["games"]] == [1, 6]
+    assert parse_pgn(text)[0].turns[1].text == "d5,Nc6"
+
+
+def test_record_may_stop_in_the_middle_of_its_last_turn():
+    report, g = one(game("1. e4,Nf3 d5, *", "double-move-anul", result="*"))
+    assert report["ok"] and "middle" in " ".join(g["notes"])
+    assert g["final_fen"].endswith(" m")
+
+
+def test_black_to_move_start():
+    fen = "7k/8/8/8/3p4/8/4P3/7K b - - 0 1 WB"
+    report, g = one(game("1... Kg8 2. e4,Kg1 *", "double-move", fen, "*"))
+    assert report["ok"] and g["turns"] == 2
+
+
+# ----------------------------------------------------------------- writing
+
+def test_pgn_for_line_writes_tags_numbers_and_result():
+    text = pgn_for_line("double-move", MATE_FEN, ["Qg8+,Qh7#"])
+    assert '[Variant "double-move"]' in text and f'[FEN "{MATE_FEN}"]' in text
+    assert '[SetUp "1"]' in text and '[Result "1-0"]' in text
+    assert text.rstrip().endswith("1. Qg8+,Qh7# 1-0")
+    start = pgn_for_line("chess", None, ["e4"])
+    assert "FEN" not in start and start.rstrip().endswith("1. e4 *")
+
+
+@pytest.mark.parametrize("variant", list(api.VARIANTS))
+def test_random_lines_round_trip(variant):
+    """A line written as PGN replays legally to the same position and status."""
+    rules = variants.get(variant)
+    rng = random.Random(f"pgn-{variant}")
+    for _ in range(3):
+        pos, tokens = rules.start, []
+        for _ in range(rng.randint(4, 16)):
+            turns = rules.turns(pos)
+            if not turns:
+                break
+            line, after = rng.choice(turns)
+            tokens.append(_turn_token(rules, pos, line))
+            pos = after
+        text = pgn_for_line(variant, None, tokens)
+        report, g = one(text)
+        assert report["ok"], (text, g)
+        want = api.handle({"op": "play", "variant": variant, "moves": tokens})
+        assert api.same_fen(variant, g["final_fen"], want["fen"])
+        assert g["status"] == want["status"]
+
+
+def _turn_token(rules, pos, line):
+    texts = []
+    for m in line:
+        texts.append(rules.move_text(pos, m).rstrip(","))
+        pos = rules.play(pos, m)
+    return ",".join(texts)
+
+
+# --------------------------------------------------------------------- CLI
+
+def test_cli_replay_exit_codes(capsys, tmp_path):
+    good = tmp_path / "good.pgn"
+    good.write_text(game("1. Qg8+,Qh7# 1-0", "double-move", MATE_FEN, "1-0"))
+    assert cli_main(["replay", str(good)]) == 0
+    assert "agrees with the board" in capsys.readouterr().out
+    illegal = tmp_path / "illegal.pgn"
+    illegal.write_text(game("1. Qg8+,Qh7# Kxh7,Kh8 *", "double-move", MATE_FEN))
+    assert cli_main(["replay", str(illegal)]) == 1
+    out = capsys.readouterr().out
+    assert "ILLEGAL turn 1... (black, line 4): Kxh7,Kh8" in out
+    unknown = tmp_path / "unknown.pgn"
+    unknown.write_text(game("1. e4 *", "fischer-random"))
+    assert cli_main(["replay", str(unknown)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: unknown-variant: line 1: ") and err.count("\n") == 1
+    assert cli_main(["replay", str(tmp_path / "missing.pgn")]) == 2
+    assert capsys.readouterr().err.startswith("error: file-not-found: ")
+
+
+def test_replay_file_reads_utf8_with_bom(tmp_path):
+    path = tmp_path / "bom.pgn"
+    path.write_bytes("\ufeff".encode() + game("1. e4 *").encode())
+    assert replay_file(path)["ok"]

@@ -1,0 +1,439 @@
+"""Where the case tree and the schemas are, how to load them, and what is wrong with them.
+
+Both travel inside the installed package as data: ``CASES_DIR`` is the
+``doublecheck.cases`` folder and ``SCHEMAS_DIR`` the ``doublecheck.schemas``
+folder, found through ``importlib.resources`` (a wheel, an sdist or an
+editable install all look the same from here).  ``--cases-dir`` points the
+commands at another case tree; the schemas always come from the package.
+
+Layout (see ``schemas/``):
+
+- ``cases/rules/<group>.json``: rule catalogue files, merged into one mapping
+  from rule id to rule; an id may be defined only once across all groups.  A
+  file's ``shared`` map names rules of other groups that also apply to a
+  variant (the variant is added to those rules' ``variants``), and its
+  ``shared_not_tested`` map says why one of those has no case in that variant
+  (added to the rule's ``not_tested``).
+- ``cases/<variant>/<topic>.json``: case files.
+
+Nothing here raises on a bad file. Every defect becomes a readable problem
+string that names the file, and the case id or the JSON path where there is
+one: unreadable, oversized, non-UTF-8 or malformed JSON, JSON nested deeper
+than the limit (docs/protocol.md, "Limits"), duplicate keys, schema
+violations, a topic that differs from the file name, a variant that differs
+from the directory, a case id that does not start with ``<variant>/<topic>/``,
+duplicate case or rule ids, and cited rule ids the catalogue does not define.
+A file with schema errors contributes no cases (or rules), so callers only
+ever see well-formed data.
+
+What a schema cannot say is checked at load too (``request_problems``), so a
+case never fails at run time for want of a well-formed request: a FEN that
+the oracle cannot read, move text that is no move, a number written as
+``1.0``, a perft depth over the variant's limit. These are checked in the
+order the oracle meets them, and the first error found is no problem when it
+is the error the case expects (a case expecting ``invalid-fen`` carries a bad
+FEN on purpose). A case with a problem is reported and left out.
+
+Anything in the tree named ``*.json`` that is not a regular file (a
+directory, a FIFO, a device) is skipped with a warning rather than opened:
+reading a FIFO would wait forever.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+
+from doublecheck.limits import MAX_DATA_FILE_BYTES, TooDeep, loads
+from doublecheck.oracle import api, notation, variants
+from doublecheck.oracle.errors import RulesError, clip, quote
+from doublecheck.oracle.limits import check_perft_depth
+
+CASES_NOT_FOUND = "cases-not-found"        # the case tree is missing or holds nothing usable
+SCHEMA_UNUSABLE = "schema-unusable"        # a schema file is missing, unreadable or not a schema
+
+
+class DataError(Exception):
+    """The case tree or a schema cannot be used at all (a damaged install, a wrong --cases-dir)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+def _package_folder(package: str) -> Path:
+    """The folder of a data package of doublecheck (installs are never zipped)."""
+    return Path(str(resources.files(package)))
+
+
+CASES_DIR = _package_folder("doublecheck.cases")
+SCHEMAS_DIR = _package_folder("doublecheck.schemas")
+RULES_GROUP_DIR = "rules"
+
+
+def check_cases_dir(cases_dir, need_cases: bool = True) -> Path:
+    """``cases_dir`` as a Path, or DataError(cases-not-found) naming it when it is no case tree
+    (with ``need_cases=False`` an existing empty folder will do)."""
+    path = Path(cases_dir)
+    if not path.is_dir():
+        what = "does not exist" if not path.exists() else "is not a directory"
+        hint = " (the installed package is damaged: reinstall doublecheck-chess)" \
+            if path == CASES_DIR else ""
+        raise DataError(CASES_NOT_FOUND, f"the case tree {path} {what}{hint}")
+    if need_cases and not any(path.glob("*/*.json")):
+        raise DataError(CASES_NOT_FOUND, f"the case tree {path} holds no case files "
+                                         f"(expected <variant>/<topic>.json below it)")
+    return path
+
+
+@lru_cache(maxsize=None)
+def schema(name: str) -> dict:
+    """The JSON Schema ``name`` from the package; DataError(schema-unusable) naming the file if not."""
+    path = SCHEMAS_DIR / name
+    try:
+        data = loads(path.read_text(encoding="utf-8"))
+        Draft202012Validator.check_schema(data)
+    except FileNotFoundError:
+        raise DataError(SCHEMA_UNUSABLE, f"the schema {path} is missing "
+                                         f"(the installed package is damaged: reinstall doublecheck-chess)") from None
+    except Exception as e:
+        raise DataError(SCHEMA_UNUSABLE, f"the schema {path} cannot be used: "
+                                         f"{type(e).__name__}: {clip(str(e), 240)}") from None
+    return data
+
+
+@dataclass
+class Case:
+    """One conformance case; ``request`` already carries the file's variant."""
+
+    id: str
+    variant: str
+    topic: str
+    rules: list[str]
+    description: str
+    source: str
+    request: dict
+    expect: dict
+    path: Path
+    generated: bool
+    covers: list[str] = field(default_factory=list)   # state components (the coverage matrix)
+    tier: str = "default"   # "deep": left out of a default run (select_tier)
+
+    @property
+    def nodes(self) -> int | None:
+        """The perft count the case expects (None for other operations)."""
+        if "nodes" in self.expect:
+            return self.expect["nodes"]
+        if "divide" in self.expect:
+            return sum(self.expect["divide"].values())
+        return None
+
+
+def warn_on_stderr(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def catalogue_dir(cases_dir: Path) -> Path:
+    """The rule catalogue a case tree uses: its own ``rules/`` folder, or, for a tree without
+    one (a user's vectors, written by ``doublecheck generate --cases-dir``), the installed one."""
+    own = cases_dir / RULES_GROUP_DIR
+    return own if own.exists() else CASES_DIR / RULES_GROUP_DIR
+
+
+def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict], list[str]]:
+    """All catalogue rules by id, and the problems found while loading them.
+
+    ``warn`` is called with a message for each entry skipped because it is not a regular file."""
+    cases_dir = Path(cases_dir)
+    problems: list[str] = []
+    rules: dict[str, dict] = {}
+    defined_in: dict[str, Path] = {}
+    validator = _validator("rules.schema.json", problems)
+    catalogue = catalogue_dir(cases_dir)
+    files = _regular_files(catalogue.glob("*.json"), catalogue.parent, warn)
+    if not files:
+        problems.append(f"{_show(catalogue, catalogue.parent)}: no rule catalogue files")
+    shared, untested = [], []
+    for path in files:
+        where = _show(path, cases_dir)
+        ok, data = _read_json(path, where, problems)
+        if not ok or not _valid(validator, data, where, problems):
+            continue
+        for rule in data["rules"]:
+            rid = rule["id"]
+            if rid in rules:
+                problems.append(f"{where}: rule {rid} is already defined in "
+                                f"{_show(defined_in[rid], cases_dir)}")
+                continue
+            rules[rid] = rule
+            defined_in[rid] = path
+        shared += [(where, variant, ids) for variant, ids in data.get("shared", {}).items()]
+        untested += [(where, variant, reasons)
+                     for variant, reasons in data.get("shared_not_tested", {}).items()]
+    for where, variant, ids in shared:  # rules of other files that a file's variant keeps
+        for rid in ids:
+            if rid not in rules:
+                problems.append(f"{where}: shared rule {rid} for {variant} is not defined")
+            elif variant not in rules[rid]["variants"]:
+                rules[rid] = {**rules[rid], "variants": rules[rid]["variants"] + [variant]}
+    for where, variant, reasons in untested:  # why a shared rule has no case in that variant
+        for rid, reason in reasons.items():
+            if rid not in rules or variant not in rules[rid]["variants"]:
+                problems.append(f"{where}: shared_not_tested names {rid} for {variant}, which is "
+                                f"not a rule of {variant}")
+            elif variant in rules[rid].get("not_tested", {}):
+                problems.append(f"{where}: rule {rid} already says why it is not tested in {variant}")
+            else:
+                rules[rid] = {**rules[rid], "not_tested": {**rules[rid].get("not_tested", {}),
+                                                           variant: reason}}
+    return rules, problems
+
+
+def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False
+               ) -> tuple[list[Case], list[str]]:
+    """All cases below ``cases_dir`` and every problem found (catalogue included).
+
+    ``warn`` is called with a message for each entry skipped because it is not a regular file.
+    The cases of deep-tier files (``"tier": "deep"``) are returned only with ``deep``;
+    their files are read and checked either way.
+    """
+    cases_dir = Path(cases_dir)
+    rules, problems = load_rules(cases_dir, warn)
+    validator = _validator("case-file.schema.json", problems)
+    cases: list[Case] = []
+    first_seen: dict[str, Path] = {}
+    for path in _regular_files(cases_dir.glob("*.json"), cases_dir, warn):
+        problems.append(f"{_show(path, cases_dir)}: case files belong in a variant directory")
+    for path in _regular_files(cases_dir.glob("*/*.json"), cases_dir, warn):
+        if path.parent.name == RULES_GROUP_DIR:
+            continue
+        where = _show(path, cases_dir)
+        ok, data = _read_json(path, where, problems)
+        if not ok or not _valid(validator, data, where, problems):
+            continue
+        variant, topic = data["variant"], data["topic"]
+        if variant != path.parent.name:
+            problems.append(f"{where}: variant '{variant}' does not match the directory "
+                            f"'{path.parent.name}'")
+        if topic != path.stem:
+            problems.append(f"{where}: topic '{topic}' does not match the file name '{path.stem}'")
+        for raw in data["cases"]:
+            cid = raw["id"]
+            here = f"{where}: case {cid}"
+            if not cid.startswith(f"{variant}/{topic}/"):
+                problems.append(f"{here}: id should start with '{variant}/{topic}/'")
+            if cid in first_seen:
+                problems.append(f"{here}: duplicate id, first used in "
+                                f"{_show(first_seen[cid], cases_dir)}")
+                continue
+            first_seen[cid] = path
+            for rid in raw["rules"]:
+                if rid not in rules:
+                    problems.append(f"{here}: unknown rule id '{rid}'")
+            wrong = request_problems(variant, raw["request"], raw["expect"])
+            problems += [f"{here}: {w}" for w in wrong]
+            tier = data.get("tier", "default")
+            if wrong or (tier == "deep" and not deep):
+                continue
+            cases.append(Case(
+                id=cid, variant=variant, topic=topic, rules=list(raw["rules"]),
+                description=raw["description"], source=raw["source"],
+                request={**raw["request"], "variant": variant}, expect=raw["expect"],
+                path=path, generated=data["generated"], covers=list(raw.get("covers", [])),
+                tier=tier))
+    return cases, problems
+
+
+def request_problems(variant: str, request: dict, expect: dict) -> list[str]:
+    """What would make a schema-valid case fail at run time for want of a
+    well-formed request (see the module docstring); empty when nothing does."""
+    out = [f"$.{where}: {value!r} is not a whole number (write {quote(int(value))}, not {value!r})"
+           for where, value in _numbers(request, expect) if type(value) is not int]
+    if out:
+        return out
+    try:
+        rules = variants.get(variant)
+    except RulesError as e:   # a variant the schema knows but this installation lacks
+        return [f"$.variant: {e.message}"]
+
+    def depth():
+        if request["op"] == "perft":
+            check_perft_depth(rules, request["depth"], request.get("turns", False))
+
+    def fen():
+        if "fen" in request:
+            rules.parse_fen(request["fen"])
+
+    def moves():
+        for token in api.split_tokens(request.get("moves", [])):
+            notation.read_token(rules, token)
+
+    # In the oracle's order: the first of these errors is the answer, the later
+    # checks are never reached.  The error the case expects is no problem.
+    expected = expect.get("error", {}).get("code")
+    for where, check in (("depth", depth), ("fen", fen), ("moves", moves)):
+        try:
+            check()
+        except RulesError as e:
+            if e.code != expected:
+                out.append(f"$.request.{where}: the answer would be the error {e.code}, "
+                           f"which the case does not expect: {e.message}")
+            break
+    return out
+
+
+def _numbers(request: dict, expect: dict):
+    """(where, value) for every count in a case: JSON Schema takes 1.0 for an
+    integer, the protocol does not."""
+    if "depth" in request:
+        yield "request.depth", request["depth"]
+    if "nodes" in expect:
+        yield "expect.nodes", expect["nodes"]
+    for step, count in expect.get("divide", {}).items():
+        yield f"expect.divide[{step!r}]", count
+
+
+def select(cases, variant=None, rule=None, pattern=None) -> list[Case]:
+    """The cases of ``variant`` that cite ``rule`` and whose id matches the glob ``pattern``.
+
+    Each criterion left as None matches everything.
+    """
+    return [c for c in cases
+            if (variant is None or c.variant == variant)
+            and (rule is None or rule in c.rules)
+            and (pattern is None or fnmatchcase(c.id, pattern))]
+
+
+def select_tier(cases, deep: bool = False, max_nodes: int | None = None) -> list[Case]:
+    """The cases a run takes by tier: all with ``deep``, otherwise the default tier only.
+    ``max_nodes`` (--max-nodes, --quick) only ever leaves cases out, so a quicker run never
+    runs a case the default run does not; it is accepted here for the callers that pass it."""
+    return [c for c in cases if deep or c.tier != "deep"]
+
+
+def _show(path: Path, cases_dir: Path) -> str:
+    """The path as the user knows it: relative to the directory holding the case tree."""
+    try:
+        return str(path.relative_to(cases_dir.parent))
+    except ValueError:
+        return str(path)
+
+
+def _no_duplicate_keys(pairs):
+    seen = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"duplicate key '{key}'")
+        seen[key] = value
+    return seen
+
+
+def _regular_files(paths, cases_dir: Path, warn) -> list[Path]:
+    """The regular files among ``paths``, sorted; a warning for every other entry."""
+    found = []
+    for path in sorted(paths):
+        try:
+            mode = path.stat().st_mode
+        except OSError as e:  # a dangling or looping symbolic link
+            warn(f"{_show(path, cases_dir)}: skipped: {e.strerror or e}")
+            continue
+        if stat.S_ISREG(mode):
+            found.append(path)
+        else:
+            kind = "a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) \
+                else "not a regular file"
+            warn(f"{_show(path, cases_dir)}: skipped: it is {kind}, not a case file")
+    return found
+
+
+class UnreadableFile(Exception):
+    """A data file that cannot be read as text; the message does not name the file."""
+
+
+def read_data_text(path: Path) -> str:
+    """The text of a case, rule or generated file: a regular file of at most
+    MAX_DATA_FILE_BYTES, in UTF-8.  UnreadableFile says what is wrong."""
+    try:  # O_NONBLOCK: opening a FIFO must not wait for a writer
+        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)), "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise UnreadableFile("not a regular file")
+            data = f.read(MAX_DATA_FILE_BYTES + 1)
+    except OSError as e:
+        raise UnreadableFile(f"cannot read: {e.strerror or e}") from None
+    if len(data) > MAX_DATA_FILE_BYTES:
+        raise UnreadableFile(f"larger than {MAX_DATA_FILE_BYTES // (1024 * 1024)} MiB, the limit "
+                             f"for a data file (doublecheck docs protocol, \"Limits\")")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data.count(b"\n", 0, e.start) + 1
+        raise UnreadableFile(f"not UTF-8 text: byte {data[e.start]:#04x} at line {line} "
+                             f"(byte offset {e.start}) cannot be decoded") from None
+
+
+def _read_json(path: Path, where: str, problems: list[str]) -> tuple[bool, object]:
+    """(True, data) for a readable JSON file; (False, None) after recording the problem."""
+    try:
+        text = read_data_text(path)
+    except UnreadableFile as e:
+        problems.append(f"{where}: {e}")
+        return False, None
+    try:
+        return True, loads(text, object_pairs_hook=_no_duplicate_keys)
+    except TooDeep as e:
+        problems.append(f"{where}: JSON nested too deep: {e}")
+    except json.JSONDecodeError as e:
+        problems.append(f"{where}: malformed JSON at line {e.lineno}, column {e.colno}: {e.msg}")
+    except ValueError as e:
+        problems.append(f"{where}: malformed JSON: {clip(str(e), 240)}")
+    return False, None
+
+
+@lru_cache(maxsize=None)
+def _schema_validator(name: str):
+    """(validator, None), or (None, reason) when the schema file is unusable."""
+    try:
+        return Draft202012Validator(schema(name)), None
+    except DataError as e:  # a broken schema must not hide the case problems
+        return None, e.message
+
+
+def _validator(name: str, problems: list[str]):
+    validator, trouble = _schema_validator(name)
+    if trouble:
+        problems.append(trouble)
+    return validator
+
+
+def _valid(validator, data, where: str, problems: list[str]) -> bool:
+    if validator is None:
+        return False
+    errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+    for error in errors:
+        problems.append(f"{where}: {_json_path(data, error.absolute_path)}: {clip(error.message, 240)}")
+    return not errors
+
+
+def _json_path(data, parts) -> str:
+    """``$.cases[3].request.op``, naming the case (or rule) when the path is inside one."""
+    parts = list(parts)
+    text = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in parts)
+    if len(parts) >= 2 and isinstance(data, dict) and parts[0] in ("cases", "rules"):
+        try:
+            entry = data[parts[0]][parts[1]]
+        except (KeyError, IndexError, TypeError):
+            return text
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            return f"{text} ({parts[0][:-1]} {entry['id']})"
+    return text
+

@@ -1,0 +1,800 @@
+"""The ``doublecheck`` command line: every subcommand's parser, the shared options, one way to fail.
+
+Each subcommand is an ``add_*`` function below that builds its parser and
+names its handler; the handlers live with their job (``harness``,
+``lookups``, ``authoring``) and either return the exit status or raise an
+error with a stable code (``RulesError``, ``PgnError``, ``DataError``,
+``HelloError``), which ``main`` prints as one line, ``error: <code>:
+<message>``, on stderr (with ``--json`` also ``{"error": {...}}`` on stdout)
+and turns into exit status 2.  A usage error (an unknown option, a bad
+option value) is reported the same way, code ``usage``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import shlex
+import sys
+
+from doublecheck import __version__
+from doublecheck.casefiles import CASES_DIR
+from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, SLOW_TURN_RATE, TIMEOUT
+from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
+from doublecheck.oracle.errors import quote
+
+MAIN_EPILOG = """\
+examples:
+  doublecheck run                              run every case against the built-in oracle
+  doublecheck run --variant chess 'chess/castling/*'
+  doublecheck run --engine "./my-engine"       check your engine (doublecheck docs protocol)
+  doublecheck serve                            the oracle as a protocol engine on stdin/stdout
+  doublecheck moves --fen '4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1'
+  doublecheck play --moves "e2e4 e7e5 Nf3" --json
+  doublecheck perft --depth 3 --divide
+  doublecheck rules G3                         show a rule and the cases that test it
+  doublecheck desk                             the rules desk: a web page on this machine
+
+Run 'doublecheck COMMAND --help' for the options of one command, and
+'doublecheck docs' for the documentation (a bare 'doublecheck' prints this help).
+Exit status: 0 success, 1 failing cases (run) or stale files (generate --check),
+2 bad input (an invalid FEN, an illegal move, an unknown variant), bad case files
+or an unusable engine, 130 interrupted.
+"""
+
+USAGE = "usage"   # the error code of a command line argparse refuses
+
+LOOKUPS = {
+    "moves": ("list the legal next moves", """\
+Prints the legal moves of the side to move, one per line, in coordinate
+notation (e2e4, e7e8q, e1g1 for castling).
+
+examples:
+  doublecheck moves
+  doublecheck moves --moves "e2e4 e7e5" --json
+  doublecheck moves --variant chess --fen '8/8/8/4k3/8/8/4P3/4K3 w - - 0 1'
+"""),
+    "turns": ("list the legal complete turns", """\
+A turn is everything one side does before the other side moves: one move in
+chess, one or two in the double-move variants. The moves of a turn are joined
+by commas (g3g8,g8h7). From a position in the middle of a turn, lists the ways
+to finish it.
+
+examples:
+  doublecheck turns --variant double-move-anul
+  doublecheck turns --moves "e2e4" --json
+"""),
+    "perft": ("count move sequences to a given depth", """\
+Counts the sequences of DEPTH moves (or complete turns, with --turns) that the
+rules allow (ruling G7). --divide also prints the count below each first move:
+compare it with your engine's to find the move whose subtree is wrong.
+
+Counts already made are remembered in a transposition table of --hash MB per
+counting process, so a position reached again at the same remaining depth is
+not counted twice; --no-hash counts with the plain reference walk instead.
+--jobs N splits the tree into subtrees counted by N local processes (each
+with its own table, so on few cores one cached process is often faster);
+--scheduler ADDRESS sends them to a running Dask cluster (pip install
+'doublecheck-chess[cluster]'). Progress goes to stderr (--quiet: none).
+More in: doublecheck docs perft.
+
+examples:
+  doublecheck perft --depth 3               prints  Nodes: 8902
+  doublecheck perft --depth 2 --divide      one 'e2e4: 20' line per move, then the total
+  doublecheck perft --depth 2 --turns --variant double-move --json
+  doublecheck perft --depth 6               119060324 nodes (about a minute)
+  doublecheck perft --depth 5 --no-hash --jobs 2   the plain walk on two processes
+  doublecheck perft --depth 7 --divide --scheduler tcp://10.0.0.5:8786
+"""),
+    "play": ("play moves and show the resulting position and status", """\
+Plays the moves given with --moves (space-separated, coordinate text or SAN)
+from --fen or the start position, then prints the FEN and the game status.
+Repetitions are counted over the positions the moves pass through.
+
+examples:
+  doublecheck play --moves "e2e4 e7e5 g1f3"
+  doublecheck play --moves "f3 e5 g4 Qh4#" --json
+"""),
+    "status": ("say whether the game is over, and why", """\
+Prints whether the game is over (and the result and reason), and which draws
+the side to move could claim.
+
+examples:
+  doublecheck status --fen '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'
+  doublecheck status --moves "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8" --json
+"""),
+    "fen": ("check a FEN and print it normalised", """\
+Reads a FEN (after playing --moves, if given) and prints it in normal form;
+an invalid FEN is reported with the reason.
+
+examples:
+  doublecheck fen --fen 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
+  doublecheck fen --moves "e2e4 c7c5" --json
+"""),
+}
+
+
+SHOW_HELP = ("draw the position in the terminal, with its turn state and status", """\
+Draws the board (Unicode pieces; --ascii for letters), with coordinates on
+every side, for every board shape: 16 files for double-chess, the extra
+squares c0-f0 and c9-f9 for symmetric-monster (squares the board does not
+have stay blank; * marks a double-piece). Below it: the FEN, castling and en
+passant, the variant's turn state (Double Moves left, between two halves,
+double-kings in hand, the first action of a double turn), the number of legal
+moves and of legal turns, and the game status.""", """\
+examples:
+  doublecheck show
+  doublecheck show --variant double-chess --ascii
+  doublecheck show --variant symmetric-monster --moves "e4 e5"
+  doublecheck show --variant double-move --fen 'r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB' --moves "Qg8+,"
+  doublecheck show --variant double-move-anul --moves "e4," --json
+""")
+
+EXPLAIN_HELP = ("say whether a move or a turn is legal, and if not, why", """\
+Checks one move (--move) or one whole turn (--turn, its moves joined by
+commas) at the position reached by --fen and --moves. Moves may be SAN or
+coordinates. A refused move is explained with a concrete reason and the id of
+the rule that decides it (look it up with 'doublecheck rules ID'): no piece on
+the square, the piece does not move that way, a line is blocked, the king
+would be left in check (naming the attacker), which castling condition fails,
+or the variant's own turn rules (Double Move, the brake on move one,
+double-piece turns). A legal one is shown with its SAN, coordinates and the
+position and status after it.
+
+--turn asks about a complete turn: a turn that stops where the rules demand a
+second move is refused as incomplete. --move asks about one move, which may be
+the first half of a turn (in double-move write the opening half of a Double
+Move with a trailing comma: --move "Qg8+,").
+
+Exit status: 0 legal, 1 not legal, 2 bad input (unknown variant, invalid FEN,
+an illegal move in --moves, move text that cannot be read).""", """\
+examples:
+  doublecheck explain --move e2e5
+  doublecheck explain --variant double-move --fen 'r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB' --turn "Qg8+,Qh7#"
+  doublecheck explain --variant double-move --fen 'r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB' --moves "Qg8+,Qh7#" --turn "Kxh7,Kh8"
+      prints: Reason: Kxh7: h7 is attacked by the pawn on g6; every half of a
+              Double Move must be legal on its own (DM-every-half-legal)
+  doublecheck explain --variant double-move --fen '7k/8/8/8/3p4/8/4P3/7K w - - 0 1 WB' --moves "e4,Kg1" --move dxe3
+  doublecheck explain --variant double-move-anul --moves "e4,d4 d5,Nc6" --turn "exd5,Nf3" --json
+  doublecheck explain --variant symmetric-monster --move K@e4
+""")
+
+REPLAY_HELP = ("check a PGN game record turn by turn", """\
+Reads PGN with a Variant tag (a variant id of this project; none means chess)
+and an optional FEN tag. The moves of one turn are joined by commas:
+'3. Na5,Bd3 e6,f4'. Every turn is checked; the first illegal one is printed
+with its reason and rule, and the final position's status is compared with
+the Result tag. A file may hold several games.
+
+Exit status: 0 every game legal and its Result agrees with the board; 1 a game
+has an illegal turn, or its Result contradicts the final position; 2 the file
+cannot be used (missing file, PGN syntax, unknown Variant or Result value,
+invalid FEN, move text that cannot be read: the message names the line).""", """\
+examples:
+  doublecheck replay game.pgn
+  doublecheck replay game.pgn --json
+  doublecheck play --variant double-move --moves "e4,d4 e5" --pgn game.pgn   (write one)
+
+a record:
+  [Variant "double-move"]
+  [FEN "r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB"]
+  [Result "1-0"]
+
+  1. Qg8+,Qh7# 1-0
+""")
+
+SVG_HELP = ("draw the position as an SVG picture", """\
+Writes an SVG picture of the position reached by --fen and --moves (to
+--output FILE, replacing it, or to stdout): squares the board has, coordinates,
+pieces as lettered discs (light for White, dark for Black, a double ring for a
+double-piece), the side to move and the variant's FEN fields. --turn draws a
+turn as numbered arrows (SAN or coordinates; a turn the rules refuse is drawn
+only when written in coordinates). A drop is a dashed circle.""", """\
+examples:
+  doublecheck svg --output start.svg
+  doublecheck svg --variant double-move --fen 'r2q3k/ppp3p1/2np2Pp/5b2/3P1B2/1Q4P1/PPP2P2/3R2K1 w - - 0 1 WB' --turn "Qg8+,Qh7#" --output mate.svg
+  doublecheck svg --variant symmetric-monster --fen '*p*p*p*p/rnbqkbnr/pppppppp/8/8/8/8/PPP2PPP/RNBK1BNR/*P1*P*P w kq - 0 1 Kk -' --turn "K@d0,*Ke1"
+  doublecheck svg --variant double-chess > double-chess.svg
+""")
+
+
+# ------------------------------------------------------------------ failing
+
+def fail(code: str, message: str, as_json: bool = False) -> int:
+    """Print one error line (and with --json one JSON object on stdout); exit status 2."""
+    if as_json:
+        print(json.dumps({"error": {"code": code, "message": message}}))
+    print(f"error: {code}: {message}", file=sys.stderr)
+    return 2
+
+
+class UsageError(Exception):
+    """argparse refused the command line (printed like every other error, code ``usage``)."""
+
+    code = USAGE
+
+    def __init__(self, message: str, prog: str):
+        super().__init__(message)
+        self.message = f"{prog}: {message} (see '{prog} --help')"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, raising UsageError instead of printing and exiting on a bad command line."""
+
+    def error(self, message):
+        raise UsageError(message, self.prog)
+
+
+# ------------------------------------------------------------ option values
+
+# Each checks one kind of value and says what it wants (docs/protocol.md, "Limits").
+
+def _whole(text: str) -> int:
+    if not re.fullmatch(r"[+-]?[0-9]{1,18}", text):
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {quote(text, 40)}")
+    return int(text)
+
+
+def count(text: str) -> int:
+    """A whole number >= 0 (--max-nodes, --give-up, --depth)."""
+    value = _whole(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def positive(text: str) -> int:
+    value = _whole(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def jobs(text: str) -> int:
+    """--jobs: at least 1, at most JOBS_PER_CORE processes per CPU core."""
+    value = positive(text)
+    if value > max_jobs():
+        raise argparse.ArgumentTypeError(
+            f"at most {max_jobs()} ({JOBS_PER_CORE} per CPU core; {cpu_cores()} "
+            f"core{'s' if cpu_cores() > 1 else ''} here), not {value}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A time limit: 0 (no limit) or a finite number of seconds up to MAX_TIMEOUT."""
+    try:
+        value = float(text) if text.isascii() else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a number of seconds (0 for no limit), "
+                                         f"not {quote(text, 40)}")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {value:g}")
+    if value > MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:g} seconds; "
+                                         f"0 means no limit")
+    return value
+
+
+def engine_command(text: str) -> str:
+    """--engine: a command line a shell could split (no shell runs it), or a known prefix
+    (uci:) followed by a program."""
+    from doublecheck.harness.engines import ENGINE_KINDS
+
+    command, example = text, '"./my-engine --protocol"'
+    for prefix in (kind.prefix for kind in ENGINE_KINDS.values() if kind.prefix):
+        if text.startswith(prefix):
+            command, example = text[len(prefix):], f"{prefix}/usr/games/stockfish"
+            if os.path.exists(command):   # a path, used as it is
+                return text
+    try:
+        argv = shlex.split(command)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"cannot be read as a command line ({e}): "
+                                         f"{quote(text, 80)}") from None
+    if not argv:
+        raise argparse.ArgumentTypeError(f"names no program: {quote(text, 80)} "
+                                         f"(example: --engine {example})")
+    return text
+
+
+def add_position_options(p, moves_help="space-separated moves played first (coordinates or SAN)"):
+    """--variant, --fen, --moves: the position every lookup starts from."""
+    p.add_argument("--variant", default="chess", help="variant id (default: chess)")
+    p.add_argument("--fen", help="position (default: the variant's start position)")
+    p.add_argument("--moves", metavar='"M1 M2 ..."', help=moves_help)
+
+
+def add_perft_options(p):
+    from doublecheck.perft.cache import DEFAULT_HASH_MB
+
+    p.add_argument("--depth", type=count, required=True,
+                   help="number of moves (or turns), up to the variant's limit "
+                        "(doublecheck docs protocol, \"Limits\")")
+    p.add_argument("--divide", action="store_true", help="also count below each first move")
+    p.add_argument("--turns", action="store_true", help="count complete turns, not moves")
+    table = p.add_mutually_exclusive_group()
+    table.add_argument("--hash", type=megabytes, default=DEFAULT_HASH_MB, metavar="MB",
+                       help="transposition table size per counting process "
+                            "(default: %(default)s; doublecheck docs perft)")
+    table.add_argument("--no-hash", action="store_true",
+                       help="no table: count with the plain reference walk")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--jobs", type=jobs, default=1, metavar="N",
+                       help="split the tree into subtrees counted by N local processes (default 1; "
+                            f"at most {JOBS_PER_CORE} per CPU core)")
+    where.add_argument("--scheduler", metavar="ADDRESS",
+                       help="count the subtrees on the Dask cluster whose scheduler is at ADDRESS "
+                            "(tcp://host:8786; needs 'doublecheck-chess[cluster]')")
+    add_quiet_option(p)
+
+
+def megabytes(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 2**20:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {2**20} (megabytes), not {value}")
+    return value
+
+
+def add_json_option(p, text="print one JSON object"):
+    p.add_argument("--json", action="store_true", help=text)
+
+
+def add_quiet_option(p):
+    p.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress lines on stderr (by default: a live line on a terminal, "
+                        "a line every 10 s elsewhere)")
+
+
+def add_cases_dir_option(p, what="case tree"):
+    p.add_argument("--cases-dir", default=CASES_DIR,
+                   help=f"{what} (default: the one installed with doublecheck, %(default)s)")
+
+
+# -------------------------------------------------------------- subcommands
+
+def add_run(sub, fmt):
+    p = sub.add_parser("run", help="run the conformance cases against an implementation",
+                       formatter_class=fmt, description=f"""\
+Runs the cases (all, or a selection) against an implementation and prints a
+summary per variant and operation, then a diff for every failing case.
+The implementation is the built-in oracle unless --engine (a program speaking
+the JSON-lines protocol: doublecheck docs protocol) or --adapter (a Python class,
+in-process) names another. Cases for variants or operations the engine does
+not claim in its hello are skipped, never passed.
+
+Each request may take --timeout seconds; a perft request gets one second more
+for every {SLOW_RATE} nodes the case expects (every {SLOW_TURN_RATE} for turn perft;
+doublecheck docs harness). Cases run cheapest first, the perft counts last and
+by size, so the first failures show soon. While it runs, a
+progress line goes to stderr: live on a terminal, every 10 s in a CI log.
+
+Exit status: 0 when every selected case passes (skipped and expected failures
+do not fail the run); 1 when a case fails, errors, or unexpectedly passes;
+2 for bad case files, an empty selection, an unknown variant, an unusable
+engine (it does not start, refuses hello, or speaks another protocol version)
+or a bad xfail file; 130 when interrupted (the reports hold the cases that
+finished).""",
+                       epilog="""\
+examples:
+  doublecheck run
+  doublecheck run --jobs 2                     the same, on two cores
+  doublecheck run --quick                      a first report: skip the perft cases above 20000 nodes
+  doublecheck run --variant chess --max-nodes 200000
+  doublecheck run --deep --variant double-move-anul      the deep perft tier too
+  doublecheck run 'chess/castling/*' 'chess/en-passant/*'
+  doublecheck run --rule FIDE-3.8.2
+  doublecheck run --engine "./my-engine --protocol" --timeout 5 --jobs 4
+  doublecheck run --adapter my_adapter:Adapter --xfail known-failures.txt
+  doublecheck run --engine "doublecheck serve" --junit report.xml --format markdown
+""")
+    p.add_argument("patterns", nargs="*", metavar="PATTERN",
+                   help="case id glob (chess/castling/*); a plain prefix selects everything below it")
+    p.add_argument("--variant", help="only cases of this variant")
+    p.add_argument("--rule", help="only cases that cite this rule id")
+    size = p.add_mutually_exclusive_group()
+    size.add_argument("--max-nodes", type=count, metavar="N",
+                      help="skip perft cases expecting more than N nodes (quicker runs; it only "
+                           "leaves cases out: the deep tier needs --deep)")
+    size.add_argument("--quick", action="store_const", dest="max_nodes", const=QUICK_MAX_NODES,
+                      help=f"the same as --max-nodes {QUICK_MAX_NODES}: every case but the largest "
+                           "perft counts, a first report in about a minute even for a slow engine "
+                           "(doublecheck docs harness lists them)")
+    p.add_argument("--deep", action="store_true",
+                   help="also run the deep tier: perft cases of up to hundreds of millions of "
+                        "nodes (generated-deep-perft.json; doublecheck docs perft)")
+    add_cases_dir_option(p, "case tree to run")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--engine", metavar='"CMD ARGS"', type=engine_command,
+                     help="run this command (split like a shell would) as a protocol engine; "
+                          "uci:PATH checks a UCI chess engine (doublecheck docs uci-bridge)")
+    who.add_argument("--adapter", metavar="MODULE:CLASS",
+                     help="load this Python adapter class in-process (doublecheck docs adapter-guide)")
+    p.add_argument("--timeout", type=seconds, default=TIMEOUT, metavar="SECONDS",
+                   help="per-request limit, for engine processes and in-process runs alike "
+                        f"(default: %(default)g; 0: none; at most {MAX_TIMEOUT:g}); perft requests "
+                        f"get 1 s more per {SLOW_RATE} nodes the case expects ({SLOW_TURN_RATE} for turns)")
+    p.add_argument("--jobs", type=jobs, default=1, metavar="N",
+                   help="run N engine processes in parallel (the oracle and adapters are then "
+                        f"run by N 'doublecheck serve' processes); at most {JOBS_PER_CORE} per CPU core")
+    p.add_argument("--give-up", type=count, default=5, metavar="N",
+                   help="after N crashes or timeouts in a row, send that engine no more cases; "
+                        "they are reported as errors (default: %(default)s; 0: never)")
+    p.add_argument("--format", choices=("text", "markdown"), default="text",
+                   help="report printed on stdout (markdown suits CI job summaries)")
+    p.add_argument("--json", metavar="FILE", help="also write a JSON report (doublecheck docs --schema report)")
+    p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
+    p.add_argument("--html", metavar="FILE",
+                   help="also write an HTML report: each failing case with its board (doublecheck docs lookups)")
+    p.add_argument("--xfail", metavar="FILE",
+                   help="expected failures: case ids with reasons (doublecheck docs harness)")
+    p.add_argument("--write-xfail", metavar="FILE",
+                   help="write the current failures as an xfail file (refuses to replace a file)")
+    p.add_argument("--force", action="store_true", help="let --write-xfail replace an existing file")
+    add_quiet_option(p)
+    p.set_defaults(handler=run_handler)
+
+
+def run_handler(args) -> int:
+    from doublecheck.harness.engines import engine_spec
+    from doublecheck.harness.html_report import write_html_report
+    from doublecheck.harness.runner import RunOptions, run_command
+
+    timeout = args.timeout if args.timeout > 0 else None
+    options = RunOptions(
+        cases_dir=args.cases_dir, variant=args.variant, rule=args.rule, patterns=tuple(args.patterns),
+        max_nodes=args.max_nodes, timeout=timeout, jobs=args.jobs, give_up=args.give_up,
+        fmt=args.format, json_file=args.json, junit_file=args.junit,
+        extra_reports=((args.html, write_html_report),) if args.html else (),
+        xfail_file=args.xfail, write_xfail=args.write_xfail, force=args.force, quiet=args.quiet,
+        deep=args.deep)
+    return run_command(options, spec=engine_spec(args.engine, args.adapter, timeout))
+
+
+def add_serve(sub, fmt):
+    p = sub.add_parser("serve", help="answer protocol requests on stdin/stdout (the oracle as an engine)",
+                       formatter_class=fmt, description="""\
+Speaks the JSON-lines engine protocol (doublecheck docs protocol): one request per line
+on stdin, one response per line on stdout, until end of input. This is the
+reference server; --adapter serves a Python adapter class instead of the oracle.
+A request that runs longer than --budget seconds is stopped and answered with
+the error code budget-exceeded; the server goes on with the next request.""",
+                       epilog="""\
+examples:
+  doublecheck serve
+  echo '{"id": 1, "op": "moves", "variant": "chess"}' | doublecheck serve
+  doublecheck run --engine "doublecheck serve"
+  doublecheck serve --adapter my_adapter:Adapter
+  doublecheck serve --budget 60                 stop any request after a minute
+""")
+    from doublecheck.harness.serve import DEFAULT_BUDGET
+    p.add_argument("--adapter", metavar="MODULE:CLASS", help="serve this adapter instead of the oracle")
+    p.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
+                   help="time one request may run before it is stopped and answered "
+                        "budget-exceeded (default: %(default)g, two hours; 0: no limit)")
+    p.set_defaults(handler=lambda args: _serve(args))
+
+
+def _serve(args) -> int:
+    from doublecheck.harness.serve import serve_command
+    return serve_command(args.adapter, args.budget)
+
+
+def add_lookups(sub, fmt):
+    from doublecheck.lookups.commands import lookup_command
+
+    for op, (summary, description) in LOOKUPS.items():
+        description, _, examples = description.partition("examples:")
+        p = sub.add_parser(op, help=summary, description=description.strip(),
+                           epilog="examples:" + examples, formatter_class=fmt)
+        add_position_options(p)
+        if op == "perft":
+            add_perft_options(p)
+        if op == "turns":
+            p.add_argument("--grouped", action="store_true",
+                           help="group the turns by their first move, in SAN and coordinates")
+        if op == "play":
+            p.add_argument("--pgn", metavar="FILE",
+                           help="also write the line as PGN to FILE ('-': print only the PGN)")
+        add_json_option(p)
+        p.set_defaults(handler=lookup_command)
+
+
+def add_people_lookups(sub, fmt):
+    """show, explain, replay, svg: the lookups written for people."""
+    from doublecheck.lookups import commands
+
+    for name, (summary, description, epilog), handler in (
+            ("show", SHOW_HELP, commands.show_command),
+            ("explain", EXPLAIN_HELP, commands.explain_command),
+            ("replay", REPLAY_HELP, commands.replay_command),
+            ("svg", SVG_HELP, commands.svg_command)):
+        p = sub.add_parser(name, help=summary, description=description, epilog=epilog,
+                           formatter_class=fmt)
+        if name == "replay":
+            p.add_argument("file", metavar="FILE.pgn", help="the PGN file")
+            add_json_option(p)
+        elif name == "svg":
+            add_position_options(p, "space-separated moves played first")
+            p.add_argument("--turn", metavar="T", help="draw this turn as numbered arrows: Qg8+,Qh7#")
+            p.add_argument("--title", help="the picture's title (default: variant and FEN)")
+            p.add_argument("--output", "-o", metavar="FILE", help="write here (default: stdout)")
+        else:
+            add_position_options(p, "space-separated moves played first (coordinates or SAN; "
+                                    "a turn's moves joined by commas)")
+            if name == "show":
+                add_json_option(p)
+                p.add_argument("--ascii", action="store_true", help="letters instead of Unicode pieces")
+            else:
+                add_json_option(p, "print one JSON object (keys: doublecheck docs lookups)")
+                what = p.add_mutually_exclusive_group(required=True)
+                what.add_argument("--move", metavar="M", help="one move: Kxh7, e7e8q, O-O, K@e0, Qg8+,")
+                what.add_argument("--turn", metavar="T",
+                                  help="a whole turn, moves joined by commas: Kxh7,Kh8")
+        p.set_defaults(handler=handler)
+
+
+def add_generate(sub, fmt):
+    p = sub.add_parser("generate", help="write (or check) the generated case files, or new vectors",
+                       formatter_class=fmt, description="""\
+Writes the generated case files (random playouts, perft tables) from the
+oracle, deterministically. Files not marked "generated": true are never
+overwritten. With --check nothing is written: exits 1 naming every generated
+file whose committed text differs from what would be written.
+
+With --count or --depth it makes new vectors instead: one case file for
+--variant (default chess) with --count seeded random games (--seed, default
+1) and perft to --depth, from --fen or the start position, written to
+--cases-dir as <variant>/own-....json. The same options give the same file.
+'doublecheck run --cases-dir DIR' runs a tree written here as it is (with the
+installed rule catalogue unless DIR has its own rules/). More in: doublecheck
+docs own-cases.""",
+                       epilog="""\
+examples:
+  doublecheck generate
+  doublecheck generate --check
+  doublecheck generate --variant chess
+  doublecheck generate --deep                the deep tier (generated-deep-perft.json; about 10 minutes)
+  doublecheck generate --deep --check --variant double-move-anul
+  doublecheck generate --cases-dir mycases     the shipped generated files, into a tree of your own
+  doublecheck generate --cases-dir mycases --variant marseillais --seed 7 --count 3
+  doublecheck generate --cases-dir mycases --depth 3 --fen '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1'
+  doublecheck run --cases-dir mycases
+""")
+    p.add_argument("--check", action="store_true", help="compare only; write nothing")
+    p.add_argument("--variant", help="only the generators of this variant")
+    p.add_argument("--deep", action="store_true",
+                   help="the deep tier of perft vectors instead of the default files (doublecheck docs perft); "
+                        "prints each count's time on stderr")
+    p.add_argument("--jobs", type=positive, default=1, metavar="N",
+                   help="with --deep: count each perft over N local processes (default 1)")
+    own = p.add_argument_group("new vectors (one file of your own)")
+    own.add_argument("--seed", type=count, metavar="S", help="the first random game's seed (default 1)")
+    own.add_argument("--count", type=count, metavar="N", help="this many seeded random games")
+    own.add_argument("--depth", type=count, metavar="D", help="perft to depth D (the last with divide)")
+    own.add_argument("--fen", help="start the games and the perft here (default: the start position)")
+    add_cases_dir_option(p)
+    add_quiet_option(p)
+    p.set_defaults(handler=lambda args: _generate(args))
+
+
+OWN_OPTIONS = ("seed", "count", "depth", "fen")
+
+
+def _generate(args) -> int:
+    from doublecheck.authoring.generate import generate_command, generate_own
+    from doublecheck.authoring.own import OwnOptions
+
+    own = {name: getattr(args, name) for name in OWN_OPTIONS if getattr(args, name) is not None}
+    if own and (args.check or args.deep):
+        raise UsageError("--seed, --count, --depth and --fen make new vectors: "
+                         "not with --check or --deep", "doublecheck generate")
+    if own:
+        return generate_own(args.cases_dir, OwnOptions(variant=args.variant or "chess", **own))
+    return generate_command(args.cases_dir, args.variant, args.check, quiet=args.quiet,
+                            deep=args.deep, jobs=args.jobs)
+
+
+def add_rules(sub, fmt):
+    from doublecheck.lookups.commands import rules_command
+
+    p = sub.add_parser("rules", help="list the rule catalogue, or show one rule",
+                       formatter_class=fmt, description="""\
+Without an id, lists every rule and ruling id with its title and the variants
+it belongs to (--variant: only the rules of that variant). With an id, shows
+the rule's statement and source and the ids of the cases that test it (with
+--variant, of that variant's cases).
+
+--matrix prints the coverage matrix instead: rule ids (rows) against variants
+(columns) with the number of cases citing each, then the state components
+(position identity, each half of a turn, FEN fields) with the cases covering
+each side of them: repetition counted / not counted, White / Black. Empty
+cells the catalogue does not justify are listed as gaps, and the exit status
+is then 1 (doublecheck docs case-format, "The coverage matrix").""",
+                       epilog="""\
+examples:
+  doublecheck rules
+  doublecheck rules --variant marseillais
+  doublecheck rules G3
+  doublecheck rules FIDE-3.8.2 --json
+  doublecheck rules --matrix
+  doublecheck rules --matrix --variant double-move --json
+""")
+    p.add_argument("id", nargs="?", help="a rule id (G3, FIDE-3.8.2, ...)")
+    p.add_argument("--matrix", action="store_true",
+                   help="print the coverage matrix; exit 1 when it has a gap")
+    p.add_argument("--variant", metavar="V", action="append",
+                   help="only the rules (or, with --matrix, the column) of this variant "
+                        "(may be repeated)")
+    add_json_option(p)
+    add_cases_dir_option(p)
+    p.set_defaults(handler=rules_command)
+
+
+def add_mutants(sub, fmt):
+    p = sub.add_parser("mutants", help="run the suite against deliberately wrong rules (suite strength)",
+                       formatter_class=fmt, description="""\
+Runs the cases against deliberately wrong rules (the mutant catalogue,
+doublecheck docs mutants) and reports which mutants no case catches. Exit status: 0
+every chosen mutant is killed, 1 one survives, 2 bad input.""",
+                       epilog="""\
+examples:
+  doublecheck mutants
+  doublecheck mutants --variant double-move-anul
+  doublecheck mutants --mutant double-move-anul/capture-no-brake
+  doublecheck mutants --list
+""")
+    from doublecheck.authoring.mutants.kill import DEFAULT_MAX_NODES
+    p.add_argument("--variant", metavar="V", help="only the mutants of this variant")
+    p.add_argument("--mutant", metavar="NAME", help="only this mutant (as listed by --list)")
+    p.add_argument("--max-nodes", metavar="N", type=count, default=DEFAULT_MAX_NODES,
+                   help=f"skip perft cases expecting more than N nodes (default {DEFAULT_MAX_NODES}; "
+                        "0: no limit)")
+    p.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    add_json_option(p, "print the results as JSON")
+    add_cases_dir_option(p, "the case tree to run")
+    add_quiet_option(p)
+    p.set_defaults(handler=lambda args: _mutants(args))
+
+
+def _mutants(args) -> int:
+    from doublecheck.authoring.mutants.kill import mutants_command
+    return mutants_command(args)
+
+
+def port_number(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0 (any free port) to 65535, not {value}")
+    return value
+
+
+def add_desk(sub, fmt):
+    from doublecheck.desk.server import DEFAULT_PORT, MAX_BODY
+
+    p = sub.add_parser("desk", help="the rules desk: a local web page for asking the oracle",
+                       formatter_class=fmt, description=f"""\
+Serves the rules desk, a web page on this machine where players and arbiters
+ask the oracle: pick a variant, set up a position (or paste a FEN), click a
+piece to see its legal moves and play them, try a move the rules refuse and
+read why (with the rule's id and text), follow the status after every turn,
+copy the FEN or the PGN, paste a game record and step through it.
+
+Prints the address and serves until Ctrl-C. It listens on 127.0.0.1 only
+unless --host says otherwise (then it warns: the desk has no login). Nothing
+is stored: every request carries the variant, the FEN and the moves. A
+request body may hold at most {MAX_BODY // 1024} KiB. More in: doublecheck docs desk.""",
+                       epilog="""\
+examples:
+  doublecheck desk                       then open http://127.0.0.1:8765/
+  doublecheck desk --port 0              any free port (the address is printed)
+  doublecheck desk --open                also open the page in the browser
+  doublecheck desk --host 0.0.0.0        every interface: other machines can use it
+""")
+    p.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+                   help="TCP port (default: %(default)s; 0: any free port)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: %(default)s, this machine only)")
+    p.add_argument("--open", action="store_true", help="open the page in the default browser")
+    p.add_argument("--verbose", action="store_true", help="log every request on stderr")
+    p.set_defaults(handler=lambda args: _desk(args))
+
+
+def _desk(args) -> int:
+    from doublecheck.desk.server import desk_command
+    return desk_command(args)
+
+
+def add_docs(sub, fmt):
+    from doublecheck.manual import schemas
+
+    p = sub.add_parser("docs", help="read the documentation installed with doublecheck",
+                       formatter_class=fmt, description="""\
+Without a topic, lists the docs pages (topic and title). With one, prints the
+page (Markdown) on stdout; --path prints where the file is instead, for a
+pager or an editor. --schema NAME prints a JSON Schema (the protocol's, the
+case files', the JSON report's or the rule catalogue's).""",
+                       epilog="""\
+examples:
+  doublecheck docs
+  doublecheck docs protocol
+  doublecheck docs protocol | less
+  less "$(doublecheck docs harness --path)"
+  doublecheck docs --schema protocol
+""")
+    p.add_argument("topic", nargs="?", help="a page's name, as listed (protocol, harness, perft, ...)")
+    p.add_argument("--path", action="store_true", help="print the file's path, not its text")
+    p.add_argument("--schema", metavar="NAME", help=f"print a JSON Schema: {', '.join(schemas())}")
+    p.set_defaults(handler=lambda args: _docs(args))
+
+
+def _docs(args) -> int:
+    from doublecheck.manual import docs_command
+    return docs_command(args)
+
+
+# Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.
+SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate, add_rules,
+               add_mutants, add_desk, add_docs]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = Parser(
+        prog="doublecheck", formatter_class=fmt, epilog=MAIN_EPILOG,
+        description="Rules-conformance suite and reference oracle for double-move chess variants.")
+    parser.add_argument("--version", action="version", version=f"doublecheck {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=Parser)
+    for add in SUBCOMMANDS:
+        add(sub, fmt)
+    return parser
+
+
+def wants_json(argv) -> bool:
+    """Whether a command line asks for JSON output, read before (or without) parsing it, so
+    that a command line argparse refuses is reported as JSON too. ``run --json`` names a
+    report file, so a refused ``run`` is reported as text."""
+    if argv[:1] == ["run"]:
+        return False
+    words = argv[:argv.index("--")] if "--" in argv else argv
+    return any(w == "--json" or (len(w) >= 4 and "--json".startswith(w)) for w in words)
+
+
+def main(argv=None) -> int:
+    """Run one command; returns its exit status (never raises, never prints a traceback)."""
+    from doublecheck.casefiles import DataError
+    from doublecheck.harness.engines import HelloError
+    from doublecheck.lookups.pgn import PgnError
+    from doublecheck.oracle.errors import RulesError
+    from doublecheck.perft.parallel import PerftError
+
+    argv = sys.argv[1:] if argv is None else list(argv)
+    as_json = wants_json(argv)
+    try:
+        if not argv:   # a bare `doublecheck`: the overview, as --help gives it (exit 0)
+            build_parser().print_help()
+            return 0
+        args = build_parser().parse_args(argv)
+        as_json = getattr(args, "json", None) is True
+        return args.handler(args)
+    except (RulesError, PgnError, DataError, UsageError, PerftError) as e:
+        return fail(e.code, e.message, as_json)
+    except HelloError as e:
+        return fail("unusable-engine", str(e), as_json)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # the reader went away (| head): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as e:  # never show a traceback to the user
+        return fail("internal-error", f"{type(e).__name__}: {e}", as_json)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

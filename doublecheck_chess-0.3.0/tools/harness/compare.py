@@ -1,0 +1,376 @@
+"""Compare what a case expects with what an engine answered.
+
+``difference(variant, expect, answer, request)`` returns the structured
+difference (``None`` when the answer passes); ``diff_lines`` renders it as the
+human-readable lines of the text report and ``short_diff`` as one line (JUnit
+messages, markdown summaries). ``compare`` is both in one: the lines, empty
+when the answer passes. ``answer`` is an engine answer as defined in
+``doublecheck.harness.engines``. Only the keys present in ``expect`` are
+compared:
+
+- ``moves`` and ``turns`` as sets of strings; missing and extra ones are
+  named in coordinates with their SAN at the request's position (from the
+  oracle) when ``request`` is given;
+- ``fen`` semantically (``doublecheck.oracle.api.same_fen``), field by field;
+- ``status``: ``over``, ``result`` and ``reason`` exactly, ``claimable`` as a set;
+- ``nodes`` and ``divide`` exactly;
+- ``error`` by its ``code``.
+
+The structured difference (``schemas/report.schema.json``, ``$defs/diff``)::
+
+    {"fields": {KEY: {"kind": ..., ...}},   # one entry per differing key, in the case's order
+     "san": {TOKEN: SAN},                    # the moves and turns named above, at the request's position
+     "drill_down": {...}}                    # perft only: added by the runner (runner.drill_down)
+
+Each field's ``kind`` is ``set`` (moves, turns), ``fen``, ``invalid-fen``,
+``status``, ``value`` (nodes and anything else compared exactly), ``divide``,
+``error``, ``absent`` (the answer lacks the key) or ``malformed`` (the answer
+has it with the wrong type). Lists of moves in it hold at most ``DIFF_ITEMS``
+entries; the ``*_count`` fields give the full numbers.
+"""
+
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.errors import RulesError
+
+FEN_FIELDS = ("placement", "side to move", "castling", "en passant",
+              "halfmove clock", "fullmove number")
+
+LIST_LIMIT = 40    # moves shown in one missing/extra line of the text report
+DIFF_ITEMS = 200   # moves kept in one missing/extra list of the structured difference
+SHORT_ITEMS = 5    # moves named in the one-line summary
+SHORT_LIMIT = 300  # characters of the one-line summary
+
+
+def compare(variant: str, expect: dict, answer: dict, request: dict | None = None) -> list[str]:
+    """The diff lines; an empty list means the answer passes."""
+    return diff_lines(difference(variant, expect, answer, request))
+
+
+def difference(variant: str, expect: dict, answer: dict, request: dict | None = None) -> dict | None:
+    """The structured difference between ``expect`` and ``answer``; None when the answer passes."""
+    fields = {}
+    if "error" in expect:
+        want = expect["error"].get("code")
+        if answer.get("ok"):
+            got = {k: v for k, v in answer.items() if k != "ok"}
+            fields["error"] = {"kind": "error", "expected": want, "got": None, "result": _short(got)}
+        elif answer.get("error", {}).get("code") != want:
+            got = answer.get("error", {})
+            fields["error"] = {"kind": "error", "expected": want, "got": got.get("code"),
+                               "message": got.get("message")}
+    elif not answer.get("ok"):
+        got = answer.get("error", {})
+        fields["error"] = {"kind": "error", "expected": None, "got": got.get("code"),
+                           "message": got.get("message")}
+    else:
+        for key, want in expect.items():
+            if key not in answer:
+                fields[key] = {"kind": "absent"}
+                continue
+            found = CHECKS.get(key, _equal)(variant, want, answer[key])
+            if found:
+                fields[key] = found
+    if not fields:
+        return None
+    diff = {"fields": fields}
+    tokens = [t for f in fields.values() if f["kind"] == "set"
+              for t in f["missing"] + f["extra"]]
+    if tokens and request is not None:
+        diff["san"] = SanNamer(variant, request).names(tokens)
+    return diff
+
+
+def _short(value, limit=200) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _malformed(wanted: str, got) -> dict:
+    return {"kind": "malformed", "wanted": wanted, "got": _short(got)}
+
+
+def _equal(variant, want, got):
+    return None if want == got else {"kind": "value", "expected": want, "got": got}
+
+
+def _move_set(variant, want, got):
+    if not isinstance(got, list) or not all(isinstance(m, str) for m in got):
+        return _malformed("a list of strings", got)
+    missing = sorted(set(want) - set(got))
+    extra = sorted(set(got) - set(want))
+    seen, twice = set(), set()
+    for m in got:
+        (twice if m in seen else seen).add(m)
+    if not (missing or extra or twice):
+        return None
+    return {"kind": "set", "expected_count": len(set(want)), "got_count": len(got),
+            "missing": missing[:DIFF_ITEMS], "missing_count": len(missing),
+            "extra": extra[:DIFF_ITEMS], "extra_count": len(extra),
+            "repeated": sorted(twice)[:DIFF_ITEMS]}
+
+
+def _fen(variant, want, got):
+    if not isinstance(got, str):
+        return _malformed("a FEN string", got)
+    try:
+        want_norm = _normal_fen(variant, want)
+    except RulesError as e:
+        return {"kind": "invalid-fen", "side": "expected", "fen": want,
+                "code": e.code, "message": e.message}
+    try:
+        got_norm = _normal_fen(variant, got)
+    except RulesError as e:
+        return {"kind": "invalid-fen", "side": "answer", "fen": got,
+                "code": e.code, "message": e.message}
+    if api.same_fen(variant, want, got):
+        return None
+    a, b = want_norm.split(), got_norm.split()
+    differing = []
+    for i in range(max(len(a), len(b))):
+        x = a[i] if i < len(a) else "(absent)"
+        y = b[i] if i < len(b) else "(absent)"
+        if x != y:
+            name = FEN_FIELDS[i] if i < len(FEN_FIELDS) else f"field {i + 1}"
+            differing.append({"field": name, "expected": x, "got": y})
+    return {"kind": "fen", "expected": want, "got": got, "differing": differing}
+
+
+def _normal_fen(variant, fen):
+    return api.handle({"op": "fen", "variant": variant, "fen": fen})["fen"]
+
+
+def _status(variant, want, got):
+    if not isinstance(got, dict):
+        return _malformed("an object", got)
+    keys = []
+    for key, value in want.items():
+        if key not in got:
+            keys.append({"key": key, "expected": value, "absent": True})
+        elif key == "claimable":
+            if not isinstance(got[key], list) or set(value) != set(got[key]):
+                keys.append({"key": key, "expected": value, "got": got[key]})
+        elif value != got[key]:
+            keys.append({"key": key, "expected": value, "got": got[key]})
+    return {"kind": "status", "differing": keys} if keys else None
+
+
+def _divide(variant, want, got):
+    if not isinstance(got, dict):
+        return _malformed("an object", got)
+    differing = [{"move": m, "expected": want[m], "got": got[m]}
+                 for m in sorted(set(want) & set(got)) if want[m] != got[m]]
+    missing = {m: want[m] for m in sorted(set(want) - set(got))[:DIFF_ITEMS]}
+    extra = {m: got[m] for m in sorted(set(got) - set(want))[:DIFF_ITEMS]}
+    if not (differing or missing or extra):
+        return None
+    return {"kind": "divide", "differing": differing[:DIFF_ITEMS], "missing": missing, "extra": extra}
+
+
+CHECKS = {"moves": _move_set, "turns": _move_set, "fen": _fen, "status": _status,
+          "divide": _divide}
+
+
+# --- rendering ------------------------------------------------------------------
+
+MISSING = "missing (expected, not produced): "
+EXTRA = "extra (produced, not expected): "
+
+
+def diff_lines(diff: dict | None) -> list[str]:
+    """The text report's lines for a structured difference (none for None)."""
+    if not diff:
+        return []
+    san = diff.get("san", {})
+    lines = []
+    for key, f in diff["fields"].items():
+        lines += _field_lines(key, f, san)
+    if diff.get("drill_down"):
+        lines += drill_down_lines(diff["drill_down"])
+    return lines
+
+
+def _field_lines(key, f, san) -> list[str]:
+    kind = f["kind"]
+    if kind == "absent":
+        return [f"{key}: missing from the answer"]
+    if kind == "malformed":
+        return [f"{key}: expected {f['wanted']}, got {f['got']}"]
+    if kind == "error":
+        if f["expected"] is None:
+            return [f"expected a result, got error {f['got']}: {f.get('message')}"]
+        if f["got"] is None:
+            return [f"expected error {f['expected']}, got a result: {f['result']}"]
+        return [f"expected error {f['expected']}, got error {f['got']}: {f.get('message')}"]
+    if kind == "set":
+        lines = [f"{key}: expected {f['expected_count']}, got {f['got_count']}"]
+        if f["missing"]:
+            lines.append(MISSING + move_list(f["missing"], san, f["missing_count"]))
+        if f["extra"]:
+            lines.append(EXTRA + move_list(f["extra"], san, f["extra_count"]))
+        if f["repeated"]:
+            lines.append(f"{key}: produced more than once: {move_list(f['repeated'])}")
+        return lines
+    if kind == "invalid-fen":
+        if f["side"] == "expected":
+            return [f"fen: the expected FEN is not valid ({f['code']}: {f['message']}): {f['fen']}"]
+        return [f"fen: the answer is not a valid FEN ({f['code']}: {f['message']}): {f['fen']}"]
+    if kind == "fen":
+        return ([f"fen: expected {f['expected']}", f"          got {f['got']}"]
+                + [f"fen {d['field']}: expected {d['expected']}, got {d['got']}" for d in f["differing"]])
+    if kind == "status":
+        lines = []
+        for d in f["differing"]:
+            if d.get("absent"):
+                lines.append(f"status {d['key']}: missing from the answer")
+            elif d["key"] == "claimable":
+                lines.append(f"status claimable: expected {sorted(d['expected'])}, got {_short(d['got'])}")
+            else:
+                lines.append(f"status {d['key']}: expected {_short(d['expected'])}, got {_short(d['got'])}")
+        return lines
+    if kind == "divide":
+        lines = [f"divide {d['move']}: expected {d['expected']}, got {d['got']}" for d in f["differing"]]
+        if f["missing"]:
+            lines.append(MISSING + " ".join(f"{m} ({n})" for m, n in f["missing"].items()))
+        if f["extra"]:
+            lines.append(EXTRA + " ".join(f"{m} ({n})" for m, n in f["extra"].items()))
+        return lines
+    if key == "nodes" and _is_count(f["got"]):
+        more = f["got"] - f["expected"]
+        return [f"nodes: expected {f['expected']}, got {f['got']} "
+                f"({abs(more)} {'more' if more > 0 else 'fewer'})"]
+    return [f"{key}: expected {_short(f['expected'])}, got {_short(f['got'])}"]
+
+
+def _is_count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def drill_down_lines(d: dict) -> list[str]:
+    """The text of a perft drill-down (``runner.drill_down``)."""
+    out = [f"drill-down (the engine's perft divide against the oracle's, counting {d['unit']}):"]
+    for s in d["steps"]:
+        where = f"after {' '.join(s['line'])}, " if s["line"] else ""
+        out.append(f"  depth {s['depth']}: {where}{s['move']} has {s['got']} below it, "
+                   f"expected {s['expected']}")
+    end = d["end"]
+    if end == "lists-differ":
+        shown = " ".join(d["line"]) if d["line"] else "(none: the case position itself)"
+        san = f" ({d['line_san']})" if d["line"] else ""
+        out.append(f"  line from the case position: {shown}{san}")
+        if d.get("position"):
+            out.append(f"  position: {d['position']}")
+        out.append(f"  {d['unit']} there: expected {d['expected_count']}, got {d['got_count']} "
+                   f"(depth {d['depth']})")
+        if d["missing"]:
+            out.append("  " + MISSING + move_list(d["missing"], d["san"], d["missing_count"]))
+        if d["extra"]:
+            out.append("  " + EXTRA + move_list(d["extra"], d["san"], d["extra_count"]))
+    elif end == "no-divide":
+        out.append(f"  not possible: the engine does not answer perft with divide ({d['message']})")
+    elif end == "stopped":
+        out.append(f"  stopped: {d['message']}")
+    elif end == "divide-agrees":
+        out.append(f"  depth {d['depth']}: the engine's divide here matches the oracle's, but the "
+                   "count one level up did not: its perft and its divide disagree")
+    else:  # "leaf"
+        out.append(f"  at depth 1 the engine counts {d['line'][-1]} as more than one node")
+    return out
+
+
+def move_list(tokens, san=None, total=None, limit=LIST_LIMIT) -> str:
+    """``e1g1 (O-O), a1a2 (not legal here)``, cut after ``limit`` entries.
+
+    ``san`` maps tokens to their SAN (a dict, or a ``SanNamer``); ``total`` is
+    the full number when ``tokens`` was already cut.
+    """
+    total = len(tokens) if total is None else total
+    name = san.san if isinstance(san, SanNamer) else (san or {}).get
+    shown = [f"{t} ({name(t)})" if san and name(t) else t for t in tokens[:limit]]
+    more = f" ... and {total - limit} more" if total > limit else ""
+    return (", " if san else " ").join(shown) + more
+
+
+def short_diff(diff: dict | None, limit=SHORT_LIMIT) -> str:
+    """One line saying how the answer differs (JUnit messages, markdown summaries)."""
+    if not diff:
+        return ""
+    san = diff.get("san", {})
+    parts = []
+    for key, f in diff["fields"].items():
+        kind = f["kind"]
+        if kind == "set":
+            named = [f"{w} {_few(f[w], f[w + '_count'], san)}" for w in ("missing", "extra") if f[w]]
+            if f["repeated"]:
+                named.append(f"repeated {_few(f['repeated'], len(f['repeated']), {})}")
+            parts.append(f"{key}: " + "; ".join(named))
+        elif kind == "fen":
+            parts += [f"fen {d['field']}: expected {d['expected']}, got {d['got']}"
+                      for d in f["differing"]] or [f"fen: expected {f['expected']}, got {f['got']}"]
+        elif kind == "divide":
+            counts = [f"{len(f['differing'])} differing", f"{len(f['missing'])} missing",
+                      f"{len(f['extra'])} extra"]
+            parts.append("divide: " + ", ".join(counts))
+        else:
+            parts += _field_lines(key, f, san)
+    d = diff.get("drill_down")
+    if d and d["end"] == "lists-differ":
+        named = [f"{w} {_few(d[w], d[w + '_count'], d['san'])}" for w in ("missing", "extra") if d[w]]
+        where = f"after {' '.join(d['line'])} ({d['line_san']})" if d["line"] else "at the case position"
+        parts.append(f"drill-down: {where}: " + "; ".join(named))
+    elif d:
+        parts.append(drill_down_lines(d)[-1].strip())
+    text = "; ".join(parts)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _few(tokens, total, san) -> str:
+    shown = [f"{t} ({san[t]})" if san.get(t) else t for t in tokens[:SHORT_ITEMS]]
+    return ", ".join(shown) + (f" and {total - SHORT_ITEMS} more" if total > SHORT_ITEMS else "")
+
+
+class SanNamer:
+    """SAN of move and turn tokens at one position, as the oracle writes it."""
+
+    def __init__(self, variant: str, request: dict):
+        try:
+            self.rules = variants.get(variant)
+            self.pos = api.replay(self.rules, request.get("fen"), request.get("moves")).final
+        except Exception:  # a position the oracle rejects: moves are shown without SAN
+            self.rules = self.pos = None
+
+    def _play(self, pos, token: str):
+        """(SAN of a move or turn token at ``pos``, the position after it); RulesError if illegal.
+
+        A turn's halves are joined by commas; a lone opening half keeps its
+        trailing comma (double-move), as its coordinates do.
+        """
+        line = api.replay(self.rules, moves=[token], start=pos)
+        names = [self.rules.san(s.pos, s.move) for s in line.steps]
+        return ",".join([n.rstrip(",") for n in names[:-1]] + names[-1:]), line.final
+
+    def san(self, token: str) -> str:
+        """The SAN of a move, or of a turn (its halves joined by commas); a note when not legal."""
+        if self.pos is None:
+            return "SAN unknown: the oracle rejects this position"
+        try:
+            return self._play(self.pos, token)[0]
+        except RulesError:
+            return "not legal here"
+        except Exception as e:  # never let a naming problem hide the diff
+            return f"SAN unknown: {type(e).__name__}"
+
+    def names(self, tokens) -> dict:
+        """{token: SAN} for each token."""
+        return {t: self.san(t) for t in tokens}
+
+    def line(self, tokens) -> str:
+        """SAN of consecutive moves (or turns) from the position, one after the other."""
+        pos, names = self.pos, []
+        for token in tokens:
+            try:
+                name, pos = self._play(pos, token)
+            except Exception:
+                names.append("?")
+                break
+            names.append(name)
+        return " ".join(names)

@@ -1,0 +1,273 @@
+"""The engine protocol: message checks and the client that talks to a subprocess engine.
+
+The protocol (docs/protocol.md, schemas/protocol.schema.json) is JSON lines:
+the harness writes one request object per line to the engine's stdin and
+reads one response object per line from its stdout. Every request has an
+``id`` and an ``op``; every response echoes the ``id`` and says ``ok``.
+
+``Client`` owns one long-lived engine process (a ``process.LineProcess``).
+It never waits longer than the request's limit, whatever the engine does with
+its pipes, and it turns every way an engine can misbehave into an
+``EngineFailure`` with a kind the report can show:
+
+- ``crash``: the process exited, or closed its stdout;
+- ``timeout``: no complete answer within the limit (the process is killed);
+- ``protocol-error``: the answer is not one JSON object, is longer than the
+  line limit, or carries another request's id.
+
+After a crash, a timeout or an unreadable answer the process is gone (or
+killed, since its stdout can no longer be trusted to be in step); the next
+request starts a fresh one and says hello again.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from itertools import islice
+
+from jsonschema import Draft202012Validator
+
+from doublecheck.casefiles import schema as packaged_schema
+from doublecheck.harness.deadline import Deadline
+from doublecheck.harness.process import (MAX_LINE, EngineFailure, HelloError, LineProcess, clip,
+                                         size)
+from doublecheck.oracle.api import OPS
+
+__all__ = ["VERSIONS", "MAX_LINE", "HELLO_TIMEOUT", "BUDGET_EXCEEDED", "EngineFailure", "HelloError", "Client",
+           "problems", "response_problems", "request_problems", "validator", "clip", "size", "OPS"]
+
+VERSIONS = ("1",)          # the protocol versions this harness speaks, newest first
+HELLO_TIMEOUT = 10.0       # the first answer may take this long (engine start-up)
+BUDGET_EXCEEDED = "budget-exceeded"  # the error code of a request stopped at the server's budget
+
+
+# --- message checks ---------------------------------------------------------
+
+def _schema() -> dict:
+    return packaged_schema("protocol.schema.json")
+
+
+@lru_cache(maxsize=None)
+def validator(kind: str) -> Draft202012Validator:
+    """A validator for one message kind of the protocol schema (``moves-response``, ``request``...)."""
+    schema = _schema()
+    if kind not in schema["$defs"]:
+        raise KeyError(f"no message kind {kind!r} in protocol.schema.json")
+    return Draft202012Validator({"$schema": schema["$schema"], "$ref": f"#/$defs/{kind}",
+                                 "$defs": schema["$defs"]})
+
+
+def problems(kind: str, message) -> list[str]:
+    """What is wrong with ``message`` as a ``kind`` message; empty when it is fine.
+
+    Only the first few errors are collected: a list of a million wrong items
+    must not make a million error objects."""
+    first = islice(validator(kind).iter_errors(message), 5)
+    errors = sorted(first, key=lambda e: [(isinstance(p, int), p) for p in e.path])
+    out = []
+    for e in errors:
+        where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e.path)
+        out.append(f"{where}: {clip(e.message, 200)}")
+    return out
+
+
+def response_problems(op: str, answer: dict) -> list[str]:
+    """Check an answer to ``op``: an error response, or that op's result shape."""
+    if answer.get("ok") is False:
+        return [] if _plain_error(answer) else problems("error-response", answer)
+    if op not in OPS and op != "hello":
+        return []
+    if _plain_result(op, answer):
+        return []
+    return problems(f"{op}-response", answer)
+
+
+def request_problems(request: dict) -> list[str]:
+    """Check a request to an operation (not hello)."""
+    return [] if _plain_request(request) else problems("op-request", request)
+
+
+# jsonschema takes tens of microseconds per list item, which adds up over a
+# suite. These checks accept only what the schema accepts, in a fraction of
+# the time; anything they do not accept goes to the schema, which decides
+# and says what is wrong.
+
+def _strings(value) -> bool:
+    return type(value) is list and all(type(v) is str for v in value)
+
+
+def _count(value) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _id(value) -> bool:
+    return type(value) in (int, str)
+
+
+_RESULTS = {"1-0", "0-1", "1/2-1/2", None}
+
+
+def _plain_status(status) -> bool:
+    return (type(status) is dict and type(status.get("over")) is bool
+            and "result" in status and status["result"] in _RESULTS
+            and "reason" in status and (status["reason"] is None or type(status["reason"]) is str)
+            and _strings(status.get("claimable")))
+
+
+def _plain_result(op: str, answer: dict) -> bool:
+    if not _id(answer.get("id")) or answer.get("ok") is not True:
+        return False
+    if op in ("moves", "turns"):
+        return _strings(answer.get(op))
+    if op == "fen":
+        return type(answer.get("fen")) is str
+    if op == "status":
+        return _plain_status(answer.get("status"))
+    if op == "play":
+        return type(answer.get("fen")) is str and _plain_status(answer.get("status"))
+    if op == "perft":
+        divide = answer.get("divide", {})
+        return (_count(answer.get("nodes")) and type(divide) is dict
+                and all(_count(n) for n in divide.values()))
+    return False
+
+
+def _plain_error(answer: dict) -> bool:
+    error = answer.get("error")
+    return ((answer.get("id") is None or _id(answer.get("id"))) and type(error) is dict
+            and type(error.get("code")) is str and error["code"] != ""
+            and type(error.get("message")) is str)
+
+
+def _plain_request(request: dict) -> bool:
+    op = request.get("op")
+    return (_id(request.get("id")) and op in OPS
+            and type(request.get("variant")) is str and request["variant"] != ""
+            and type(request.get("fen", "")) is str
+            and type(request.get("moves", [])) is list
+            and all(type(m) is str and m != "" for m in request.get("moves", []))
+            and (_count(request.get("depth")) if op == "perft" else
+                 "depth" not in request or _count(request["depth"]))
+            and type(request.get("divide", False)) is bool
+            and type(request.get("turns", False)) is bool)
+
+
+# --- the subprocess client --------------------------------------------------
+
+class Client:
+    """One engine process, started on demand and restarted after it breaks."""
+
+    def __init__(self, argv: list[str], timeout: float | None = 10.0, max_line: int = MAX_LINE,
+                 env: dict | None = None, versions=VERSIONS):
+        """``timeout``: seconds allowed for each request unless ``call`` says otherwise
+        (None or 0: no limit)."""
+        self.process = LineProcess(argv, env=env, max_line=max_line)
+        self.argv = self.process.argv
+        self.timeout = timeout or None
+        self.versions = list(versions)
+        self.hello_answer = None  # the first hello's answer, kept for reports
+        self.starts = 0
+        self._next_id = 0
+
+    @property
+    def proc(self):
+        """The running process (a ``subprocess.Popen``), or None."""
+        return self.process.proc
+
+    # The public side: hello(), call(), close().
+
+    def hello(self) -> dict:
+        """Start the engine and agree on a version; raises HelloError if that fails."""
+        try:
+            self._start()
+        except EngineFailure as e:
+            raise HelloError("\n".join([f"the engine did not answer hello: {e.kind}: {e.message}"]
+                                       + e.lines()[1:])) from None
+        return self.hello_answer
+
+    def call(self, request: dict, timeout: float | None = None) -> dict:
+        """Send one request and return its answer (a dict with ``ok``); EngineFailure otherwise.
+
+        ``timeout``: this request's limit in seconds (None: the client's own; 0: none)."""
+        if not self.process.running:
+            try:
+                self._start()
+            except HelloError as e:
+                raise EngineFailure("crash", f"could not restart the engine: {e}") from None
+            except EngineFailure as e:
+                e.message = f"while restarting, at hello: {e.message}"
+                e.restarted = False
+                raise
+        stray = self.process.unread()
+        if stray:
+            text = clip(stray.decode("utf-8", "replace").strip(), 200)
+            raise self.process.failure("protocol-error", "before this request the engine had "
+                                       f"written output nobody asked for: {text!r}")
+        rid = self._new_id()
+        limit = self.timeout if timeout is None else timeout
+        return self._exchange({**request, "id": rid}, rid, Deadline(limit))
+
+    def close(self):
+        """Close stdin (a well-behaved engine exits on end of input); then end it and
+        everything it started."""
+        self.process.close()
+
+    def stderr_tail(self) -> str:
+        return self.process.stderr_tail()
+
+    # The private side.
+
+    def _new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    def _start(self):
+        self.process.start()
+        self.starts += 1
+        rid = self._new_id()
+        wait = max(self.timeout, HELLO_TIMEOUT) if self.timeout else None
+        answer = self._exchange({"id": rid, "op": "hello", "protocol": self.versions}, rid,
+                                Deadline(wait))
+        if answer.get("ok") is not True:
+            error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
+            self.process.kill()
+            raise HelloError(f"the engine refused hello: {error.get('code')}: {error.get('message')}"
+                             f" (the harness speaks protocol version {', '.join(self.versions)})")
+        wrong = problems("hello-response", answer)
+        if wrong:
+            self.process.kill()
+            raise HelloError("the engine's hello answer does not follow the protocol: "
+                             + "; ".join(wrong))
+        if answer["protocol"] not in self.versions:
+            self.process.kill()
+            raise HelloError(f"the engine speaks protocol version {answer['protocol']!r}; "
+                             f"this harness speaks {', '.join(self.versions)}")
+        if self.hello_answer is None:
+            self.hello_answer = answer
+        elif answer["protocol"] != self.hello_answer["protocol"]:
+            self.process.kill()
+            raise HelloError(f"after a restart the engine picked protocol {answer['protocol']!r}, "
+                             f"not {self.hello_answer['protocol']!r} as before")
+
+    def _exchange(self, request: dict, rid, deadline: Deadline) -> dict:
+        self.process.send(json.dumps(request), deadline)
+        raw = self.process.read_line(deadline)
+
+        def shown():
+            return repr(clip(raw.decode("utf-8", "replace"), 200))
+        try:
+            answer = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
+            why = "nested too deeply" if isinstance(e, RecursionError) else str(e)
+            raise self.process.failure("protocol-error",
+                                       f"the answer is not a JSON object ({why}): {shown()}") from None
+        if not isinstance(answer, dict):
+            raise self.process.failure("protocol-error", f"the answer is not a JSON object: {shown()}")
+        if answer.get("id") != rid or isinstance(answer.get("id"), bool):
+            raise self.process.failure("protocol-error", f"the answer has id {answer.get('id')!r}, "
+                                       f"the request had id {rid!r}")
+        if not isinstance(answer.get("ok"), bool):
+            raise EngineFailure("protocol-error", f"the answer has no boolean 'ok': {shown()}",
+                                self.stderr_tail())
+        return answer

@@ -1,0 +1,485 @@
+"""Reports of a run: plain text, markdown (CI job summaries), JSON, JUnit XML, xfail files.
+
+Every function takes a ``doublecheck.harness.runner.Run``. The JSON report follows
+``schemas/report.schema.json``: each case carries its request, its expectation,
+the engine's answer (cut by ``cut_answer``) and the structured difference
+(``doublecheck.harness.compare``), from which the text, markdown, JUnit and
+HTML reports are written. The xfail file format is described in
+docs/harness.md and in ``read_xfail``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+import xml.etree.ElementTree as ET
+from collections import Counter
+from pathlib import Path
+
+from doublecheck.harness.compare import short_diff
+
+OUTCOMES = ("passed", "failed", "error", "skipped")
+XFAIL_OUTCOMES = ("xfailed", "xpassed")
+REPORT_VERSION = 2
+MARKDOWN_DETAILS = 50  # failing cases shown in full in a markdown report
+GROUP_SKIPS = 3        # a skip reason shared by more cases than this is shown once
+ANSWER_ITEMS = 200     # entries kept of each list or object in an answer in the JSON report
+ANSWER_CHARS = 2000    # characters kept of each string in it
+
+
+def columns(run) -> tuple[str, ...]:
+    return OUTCOMES + (XFAIL_OUTCOMES if run.xfail_used else ())
+
+
+def table(run) -> list[tuple[str, str, Counter, float]]:
+    """(variant, op, counts, seconds) rows: each op, then each variant's total when it has
+    several ops. ``seconds`` is wall time: how long at least one of the row's cases was running."""
+    rows = {}
+    for r in run.results:
+        rows.setdefault((r.case.variant, r.case.request.get("op", "?")), []).append(r)
+    out = []
+    for variant in sorted({v for v, _ in rows}):
+        ops = sorted(op for v, op in rows if v == variant)
+        out += [(variant, op, Counter(r.outcome for r in rows[variant, op]), wall(rows[variant, op]))
+                for op in ops]
+        if len(ops) > 1:
+            mine = [r for op in ops for r in rows[variant, op]]
+            out.append((variant, "(all)", Counter(r.outcome for r in mine), wall(mine)))
+    return out
+
+
+def wall(results) -> float:
+    """Seconds during which at least one of ``results`` was running (their spans joined)."""
+    total, end = 0.0, None
+    for a, b in sorted(r.span for r in results if r.span):
+        if end is None or a > end:
+            total, end = total + b - a, b
+        elif b > end:
+            total, end = total + b - end, b
+    return total
+
+
+def verdict(run) -> str:
+    c = run.counts()
+    word = "INTERRUPTED" if run.interrupted else ("OK" if run.exit_code() == 0 else "FAILED")
+    text = (f"{word}: {c['passed']} passed, {c['failed']} failed, {c['error']} errors, "
+            f"{c['skipped']} skipped")
+    if run.xfail_used:
+        text += f", {c['xfailed']} xfailed, {c['xpassed']} unexpected passes"
+    if run.problems:
+        text += f", {len(run.problems)} case file problems"
+    if run.interrupted:
+        text += f" ({len(run.results)} of {run.selected} cases ran)"
+    return text
+
+
+def headline(result) -> str:
+    """One line saying what went wrong (or why the case was skipped): the short diff of a
+    failure, the kind and message of an error, else the first line."""
+    short = short_diff(result.diff) if result.outcome in ("failed", "xfailed") else ""
+    if short:
+        return short
+    if result.problem and result.outcome in ("error", "xfailed"):
+        return f"{result.problem['kind']}: {result.problem['message']}"
+    return result.lines[0] if result.lines else ""
+
+
+def describe(result) -> str:
+    """A failing (or erroring, or unexpectedly passing) case: what was asked, and the diff."""
+    case, req = result.case, result.case.request
+    extras = " ".join(f"{k}={v}" for k, v in req.items()
+                      if k not in ("op", "variant", "fen", "moves"))
+    label = "UNEXPECTED PASS" if result.outcome == "xpassed" else result.outcome.upper()
+    lines = [f"{label} {case.id}",
+             f"  description: {case.description}",
+             f"  file:        {shown(case.path)}",
+             f"  request:     variant={req.get('variant')} op={req.get('op')} {extras}".rstrip(),
+             f"  fen:         {req.get('fen', '(start position)')}"]
+    if req.get("moves"):
+        lines.append(f"  moves:       {' '.join(req['moves'])}")
+    lines += [f"    {line}" for line in result.lines]
+    return "\n".join(lines)
+
+
+def shown(path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+def in_tree(path) -> str:
+    """A case file's path within its case tree (``chess/castling.json``), the same wherever
+    the tree is installed."""
+    return "/".join(Path(path).parts[-2:])
+
+
+def _skip_kind(reason: str) -> str:
+    """A skip reason without the case's own numbers, so that the perft cases a node limit
+    leaves out share one line however many there are."""
+    return re.sub(r"^expects \d+ nodes, more than (--max-nodes \d+)$", r"expects more nodes than \1",
+                  reason)
+
+
+def _skips(results) -> list[str]:
+    """One line per skipped case, or one per reason when many cases share it."""
+    by_reason = {}
+    for r in results:
+        if r.outcome == "skipped":
+            reason = r.lines[0] if r.lines else ""
+            by_reason.setdefault(_skip_kind(reason), []).append((r.case.id, reason))
+    lines = []
+    for kind, skipped in by_reason.items():
+        if len(skipped) > GROUP_SKIPS:
+            lines.append(f"{len(skipped)} cases: {kind} (first: {skipped[0][0]})")
+        else:
+            lines += [f"{i}: {reason}" for i, reason in skipped]
+    return lines
+
+
+def text(run, out) -> None:
+    def p(line=""):
+        print(line, file=out)
+
+    cols = columns(run)
+    rows = table(run)
+    w = max([len("variant")] + [len(v) for v, *_ in rows])
+    jobs = f", {run.jobs} jobs" if run.jobs > 1 else ""
+    p(f"Engine: {run.engine}" + (f" ({run.source})" if run.source != run.engine else "")
+      + f", {len(run.results)} cases{jobs}, {run.seconds:.1f} s")
+    header = f"{'variant':<{w}}  {'op':<7}" + "".join(f"{o:>9}" for o in cols) + f"{'seconds':>9}"
+    p(header)
+    total = Counter(r.outcome for r in run.results)
+    for variant, op, counts, seconds in rows + [("all", "", total, run.seconds)]:
+        p(f"{variant:<{w}}  {op:<7}" + "".join(f"{counts[o]:>9}" for o in cols) + f"{seconds:>9.1f}")
+    skips = _skips(run.results)
+    if skips:
+        p()
+        p("Skipped:")
+        for line in skips:
+            p(f"  {line}")
+    xfailed = [r for r in run.results if r.outcome == "xfailed"]
+    if xfailed:
+        p()
+        p(f"Expected failures (listed in {run.xfail_file}):")
+        for r in xfailed:
+            p(f"  {r.case.id} ({r.actual}): {r.reason}")
+    for r in run.results:
+        if r.outcome in ("failed", "error", "xpassed") and not not_run(r):
+            p()
+            p(describe(r))
+    unsent = not_run_lines(run.results)
+    if unsent:
+        p()
+        p("Not run:")
+        for line in unsent:
+            p(f"  {line}")
+    if run.problems:
+        p()
+        p(f"Problems in the case files ({len(run.problems)}):")
+        for problem in run.problems:
+            p(f"  {problem}")
+    for hint in getattr(run, "hints", ()):
+        p()
+        p(hint)
+    p()
+    p(verdict(run))
+
+
+def not_run(result) -> bool:
+    """A case never sent (the engine had been given up on): summarised, not described."""
+    return result.outcome == "error" and bool(result.problem) and result.problem["kind"] == "not-run"
+
+
+def not_run_lines(results) -> list[str]:
+    """One line per variant and reason for the cases never sent, however many there are."""
+    groups = {}
+    for r in results:
+        if not_run(r):
+            groups.setdefault((r.case.variant, r.problem["message"]), []).append(r.case.id)
+    return [f"{variant}: {len(ids)} case{'s' if len(ids) > 1 else ''} {why} (first: {ids[0]})"
+            for (variant, why), ids in groups.items()]
+
+
+def markdown(run, out) -> None:
+    def p(line=""):
+        print(line, file=out)
+
+    cols = columns(run)
+    p(f"## doublecheck: {_md(run.engine)}")
+    p()
+    p(f"**{_md(verdict(run))}**")
+    p()
+    p("| variant | op | " + " | ".join(cols) + " | seconds |")
+    p("|---|---|" + "---:|" * (len(cols) + 1))
+    total = Counter(r.outcome for r in run.results)
+    for variant, op, counts, seconds in table(run) + [("**all**", "", total, run.seconds)]:
+        p(f"| {variant} | {op} | " + " | ".join(str(counts[o]) for o in cols) + f" | {seconds:.1f} |")
+    bad = [r for r in run.results if r.outcome in ("failed", "error", "xpassed") and not not_run(r)]
+    if bad:
+        p()
+        p(f"### Failures ({len(bad)})")
+        for r in bad[:MARKDOWN_DETAILS]:
+            p()
+            p(f"<details><summary>{r.outcome.upper()} <code>{_html(r.case.id)}</code>: "
+              f"{_html(headline(r)[:160])}</summary>")
+            p()
+            p("```text")
+            p(describe(r).replace("```", "'''"))
+            p("```")
+            p()
+            p("</details>")
+        if len(bad) > MARKDOWN_DETAILS:
+            p()
+            p(f"... and {len(bad) - MARKDOWN_DETAILS} more; see the full report.")
+    unsent = not_run_lines(run.results)
+    if unsent:
+        p()
+        p("### Not run")
+        p()
+        for line in unsent:
+            p(f"- {_md(line)}")
+    for hint in getattr(run, "hints", ()):
+        p()
+        p(_md(hint))
+    skips = _skips(run.results)
+    if skips:
+        p()
+        p(f"<details><summary>Skipped ({total['skipped']})</summary>")
+        p()
+        for line in skips:
+            p(f"- {_md(line)}")
+        p()
+        p("</details>")
+    if run.problems:
+        p()
+        p("### Problems in the case files")
+        p()
+        for problem in run.problems:
+            p(f"- {_md(problem)}")
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|").replace("<", "&lt;")
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+# --- JSON ---------------------------------------------------------------------
+
+def cut_answer(answer):
+    """(the answer with every list or object cut to ANSWER_ITEMS entries and every string to
+    ANSWER_CHARS characters, {path: full size} of what was cut)."""
+    cuts = {}
+
+    def walk(value, path):
+        if isinstance(value, str) and len(value) > ANSWER_CHARS:
+            cuts[path or "$"] = len(value)
+            return value[:ANSWER_CHARS]
+        if isinstance(value, list):
+            if len(value) > ANSWER_ITEMS:
+                cuts[path or "$"] = len(value)
+            return [walk(v, f"{path}[{i}]") for i, v in enumerate(value[:ANSWER_ITEMS])]
+        if isinstance(value, dict):
+            if len(value) > ANSWER_ITEMS:
+                cuts[path or "$"] = len(value)
+            return {str(k): walk(v, f"{path}.{k}" if path else str(k))
+                    for k, v in list(value.items())[:ANSWER_ITEMS]}
+        return value
+    return walk(answer, ""), cuts
+
+
+def case_json(r) -> dict:
+    """One case of the JSON report (``$defs/case`` in schemas/report.schema.json)."""
+    entry = {"id": r.case.id, "variant": r.case.variant, "op": r.case.request.get("op"),
+             "outcome": r.outcome, "lines": list(r.lines), "seconds": round(r.seconds, 6),
+             "file": shown(r.case.path), "request": r.case.request, "expect": r.case.expect,
+             "answer": None, "diff": r.diff, "time_limit": None if r.limit is None else round(r.limit, 3)}
+    if r.answer is not None:
+        entry["answer"], cuts = cut_answer(r.answer)
+        if cuts:
+            entry["answer_cut"] = cuts
+    if r.problem is not None:
+        entry["problem"] = r.problem
+    if r.actual is not None:
+        entry["actual"] = r.actual
+    if r.reason is not None:
+        entry["xfail_reason"] = r.reason
+    return entry
+
+
+def as_json(run) -> dict:
+    totals = run.counts()
+    summary = []
+    for variant, op, counts, seconds in table(run):
+        if op != "(all)":
+            summary.append({"variant": variant, "op": op, **{o: counts[o] for o in totals},
+                            "seconds": round(seconds, 3)})
+    return {
+        "report_version": REPORT_VERSION,
+        "engine": {"name": run.engine, "source": run.source,
+                   **{k: run.claims[k] for k in ("protocol", "variants", "ops") if k in run.claims}},
+        "started": run.started,
+        "seconds": round(run.seconds, 3),
+        "timeout": run.timeout,
+        "jobs": run.jobs,
+        "selected": run.selected,
+        "interrupted": run.interrupted,
+        "exit_code": run.exit_code(),
+        "verdict": verdict(run),
+        "totals": totals,
+        "summary": summary,
+        "xfail_file": run.xfail_file,
+        "stale_xfail": list(run.stale_xfail),
+        "problems": list(run.problems),
+        "cases": [case_json(r) for r in run.results],
+    }
+
+
+def write_json(run, path) -> None:
+    write_file(path, json.dumps(as_json(run), indent=1) + "\n")
+
+
+# --- JUnit XML ----------------------------------------------------------------
+
+def junit(run) -> str:
+    root = ET.Element("testsuites", name="doublecheck")
+    suites = {}
+    for r in run.results:
+        suites.setdefault(r.case.variant, []).append(r)
+    for variant, results in suites.items():
+        counts = Counter(r.outcome for r in results)
+        suite = ET.SubElement(root, "testsuite", name=variant, tests=str(len(results)),
+                              failures=str(counts["failed"] + counts["xpassed"]),
+                              errors=str(counts["error"]),
+                              skipped=str(counts["skipped"] + counts["xfailed"]),
+                              time=f"{sum(r.seconds for r in results):.3f}")
+        for r in results:
+            case = ET.SubElement(suite, "testcase", name=r.case.id,
+                                 classname=f"{r.case.variant}.{r.case.topic}",
+                                 file=in_tree(r.case.path), time=f"{r.seconds:.3f}")
+            first = _xml_safe(headline(r))
+            body = _xml_safe(describe(r))
+            if r.outcome == "failed":
+                ET.SubElement(case, "failure", message=first, type="failed").text = body
+            elif r.outcome == "error":
+                kind = r.problem["kind"] if r.problem else "error"
+                ET.SubElement(case, "error", message=first, type=kind).text = body
+            elif r.outcome == "xpassed":
+                ET.SubElement(case, "failure", message=first, type="unexpected-pass").text = body
+            elif r.outcome == "skipped":
+                ET.SubElement(case, "skipped", message=first)
+            elif r.outcome == "xfailed":
+                ET.SubElement(case, "skipped", message=_xml_safe(f"xfail ({r.actual}): {r.reason}"))
+    totals = Counter(r.outcome for r in run.results)
+    root.set("tests", str(len(run.results)))
+    root.set("failures", str(totals["failed"] + totals["xpassed"]))
+    root.set("errors", str(totals["error"]))
+    root.set("skipped", str(totals["skipped"] + totals["xfailed"]))
+    root.set("time", f"{run.seconds:.3f}")
+    if run.interrupted:
+        props = ET.SubElement(root, "properties")
+        ET.SubElement(props, "property", name="interrupted",
+                      value=f"{len(run.results)} of {run.selected} cases ran")
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _xml_safe(text: str) -> str:
+    """Drop the control characters XML 1.0 cannot carry (engine output may contain them)."""
+    return "".join(ch for ch in text if ch in "\t\n\r" or ord(ch) >= 0x20)
+
+
+def write_junit(run, path) -> None:
+    write_file(path, junit(run))
+
+
+# --- xfail files --------------------------------------------------------------
+
+XFAIL_HEADER = """\
+# doublecheck expected failures: one case id per line, then the reason.
+# Run with `doublecheck run --xfail FILE`: a listed case that fails counts as
+# xfailed; one that passes is an unexpected pass and fails the run.
+"""
+
+
+def read_xfail(path) -> tuple[dict, list[str]]:
+    """Case id -> reason from an xfail file, and the problems found in it.
+
+    One entry per line: the case id, white space, then the reason (the rest
+    of the line). Blank lines and lines starting with ``#`` are ignored.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        return {}, [f"cannot read the xfail file {path}: {e}"]
+    entries, problems = {}, []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        cid, _, reason = line.partition(" ")
+        cid, reason = cid.strip(), reason.strip()
+        if cid.count("/") != 2:
+            problems.append(f"{path}:{n}: {cid!r} is not a case id (variant/topic/slug)")
+        elif cid in entries:
+            problems.append(f"{path}:{n}: {cid} is listed twice")
+        else:
+            entries[cid] = reason or "(no reason given)"
+    return entries, problems
+
+
+def xfail_entries(run, old: dict) -> dict:
+    """The new baseline: every case that failed or errored now, with its reason.
+
+    Listed cases that still fail keep their old reason; listed cases that were
+    not run this time (not selected, or skipped) stay listed; unexpected passes
+    and ids that no case has any more are dropped.
+    """
+    ran = {r.case.id: r for r in run.results if r.outcome != "skipped"}
+    entries = {}
+    for cid, reason in old.items():
+        if cid not in ran and cid not in run.stale_xfail:
+            entries[cid] = reason
+    for r in run.results:
+        if r.outcome == "xfailed":
+            entries[r.case.id] = r.reason
+        elif r.outcome in ("failed", "error"):
+            first = " ".join((r.lines[0] if r.lines else "").split())
+            entries[r.case.id] = f"{r.outcome}: {first[:160]}"
+    return dict(sorted(entries.items()))
+
+
+def write_xfail(run, path, old: dict) -> None:
+    entries = xfail_entries(run, old)
+    body = XFAIL_HEADER + f"# engine: {run.engine}\n"
+    body += "".join(f"{cid}  {reason}\n" for cid, reason in entries.items())
+    write_file(path, body)
+
+
+def write_file(path, text: str) -> None:
+    """Write a whole file or nothing: a temporary file next to it, then a rename. The file gets
+    the mode any new file gets (0666 less the umask), not the temporary file's private 0600."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent if str(path.parent) else ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)  # reading the umask means setting it; put it straight back
+    os.umask(mask)
+    return mask

@@ -1,0 +1,684 @@
+"""Run conformance cases against an engine and report the results.
+
+A case ends as ``passed``, ``failed`` (the answer differs; the structured
+difference and the diff lines say how), ``error`` (the engine broke: a crash,
+a timeout, an answer that does not follow the protocol, or an internal error
+it reported; or the case was not sent because the engine had been given up
+on) or ``skipped`` (not run, with the reason: the engine does not claim the
+variant or operation in its hello, or a perft case is larger than
+``--max-nodes``; a skip reason always wins, whatever else happened). With an
+xfail file, a listed case that fails or errors becomes ``xfailed`` and a
+listed case that passes becomes ``xpassed`` (an unexpected pass, which fails
+the run).
+
+Time limits fit the work: a request may take ``--timeout`` seconds, and a
+perft request also ``expected nodes / SLOW_RATE`` seconds more (see
+``time_limit``).
+
+When a perft count differs and the engine answers ``divide``, the runner
+descends the perft tree against the oracle to the first position whose move
+list differs, and records the line that leads there (``drill_down``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import queue
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from doublecheck.casefiles import CASES_DIR, check_cases_dir, load_cases, schema, select, select_tier
+from doublecheck.harness import report as reports
+from doublecheck.harness.compare import DIFF_ITEMS, SanNamer, diff_lines, difference
+from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
+from doublecheck.harness.protocol import response_problems
+from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
+from doublecheck.oracle import variants
+from doublecheck.progress import Progress
+
+GIVE_UP = 5            # crashes or timeouts in a row after which an engine gets no more cases
+TIMEOUT = 10.0         # seconds per request (--timeout), before a perft case's share
+SLOW_RATE = 20_000     # perft nodes per second a slow engine manages; perft limits allow for it
+# Turn perft counts whole turns: each node is one to two moves played plus the legality of the
+# pair, and the python-chess adapter counts about 20,000 a second where it counts 150,000-250,000
+# move nodes (marseillais-classic/generated-perft/start-turns-2: 196,646 turns in 9.7 s on a
+# loaded 2-core machine).  A slow engine gets a tenth of SLOW_RATE for them.
+SLOW_TURN_RATE = 2_000
+# --quick: perft cases expecting more nodes are skipped.  The bound of the mutant check
+# (`doublecheck mutants`, default --max-nodes 20000), under which every mutant is killed and every
+# rule keeps a case in every variant; the chess cases under it total about 61,000 nodes, so a
+# slow engine (10,000 nodes a second) has its first report within a minute.
+QUICK_MAX_NODES = 20_000
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+@dataclass
+class Result:
+    case: object  # doublecheck.casefiles.Case
+    outcome: str
+    lines: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    broke: bool = False        # the engine crashed, hung or lost step (counts toward giving up)
+    actual: str | None = None  # the outcome before the xfail list was applied
+    reason: str | None = None  # the xfail reason
+    answer: dict | None = None   # the engine's answer, as received
+    diff: dict | None = None     # how the answer differs (compare.difference, plus drill_down)
+    problem: dict | None = None  # for an error: {"kind", "message"}
+    limit: float | None = None   # the time limit the request had, in seconds (None: none)
+    span: tuple[float, float] | None = None  # when it ran, in seconds from the start of the run
+
+
+@dataclass
+class RunOptions:
+    """What ``doublecheck run`` was asked to do (the command line, as data)."""
+
+    cases_dir: object = CASES_DIR
+    variant: str | None = None
+    rule: str | None = None
+    patterns: tuple = ()
+    max_nodes: int | None = None
+    timeout: float | None = TIMEOUT  # the base limit per request; None: no limit
+    jobs: int = 1
+    give_up: int = GIVE_UP
+    fmt: str = "text"
+    json_file: object = None
+    junit_file: object = None
+    extra_reports: tuple = ()  # more (path, write) pairs; write(run, path) like the JSON writer
+    xfail_file: object = None
+    write_xfail: object = None
+    force: bool = False
+    quiet: bool = False        # no progress on stderr
+    deep: bool = False         # also the deep-tier cases (docs/perft.md)
+
+
+@dataclass
+class Run:
+    """Everything the reports need about one ``doublecheck run``."""
+
+    results: list[Result]
+    problems: list[str]
+    engine: str                    # the name from hello
+    source: str                    # what was run: the oracle, an adapter, a command
+    claims: dict = field(default_factory=dict)
+    selected: int = 0
+    interrupted: bool = False
+    seconds: float = 0.0
+    started: str = ""
+    jobs: int = 1
+    timeout: float | None = TIMEOUT
+    xfail_file: str | None = None
+    stale_xfail: list[str] = field(default_factory=list)  # listed ids that no case has
+    hints: list[str] = field(default_factory=list)        # advice printed above the verdict
+
+    @property
+    def xfail_used(self) -> bool:
+        return self.xfail_file is not None
+
+    def counts(self) -> dict:
+        out = dict.fromkeys(OUTCOMES + XFAIL_OUTCOMES, 0)
+        for r in self.results:
+            out[r.outcome] += 1
+        return out
+
+    def exit_code(self) -> int:
+        if self.interrupted:
+            return EXIT_INTERRUPTED
+        if self.problems:
+            return EXIT_USAGE
+        bad = {"failed", "error", "xpassed"}
+        return EXIT_FAILED if any(r.outcome in bad for r in self.results) else EXIT_OK
+
+
+def select_cases(cases, variant=None, rule=None, patterns=()):
+    """Cases of ``variant`` citing ``rule`` whose id matches one of ``patterns``.
+
+    A pattern is a shell-style glob over case ids (``chess/castling/*``); a
+    pattern without wildcards also selects every id below it (``chess/castling``).
+    """
+    def matches(case_id, p):
+        return fnmatch.fnmatchcase(case_id, p) or case_id.startswith(p.rstrip("/") + "/")
+    return [c for c in select(cases, variant, rule)
+            if not patterns or any(matches(c.id, p) for p in patterns)]
+
+
+# --- time limits --------------------------------------------------------------
+
+def expected_nodes(case) -> int:
+    """The perft nodes a case expects (0 for other operations): what answering it costs."""
+    return case.expect.get("nodes", sum(case.expect.get("divide", {}).values()))
+
+
+def slow_rate(case) -> int:
+    """The perft nodes per second a slow engine manages on this case (turns cost more)."""
+    return SLOW_TURN_RATE if case.request.get("turns") else SLOW_RATE
+
+
+def time_limit(case, base: float | None) -> float | None:
+    """Seconds a case's request may take: ``base``, plus ``expected nodes / slow_rate`` for
+    perft (a case expecting 4,865,609 nodes gets 10 + 243 s by default); None: no limit."""
+    if base is None:
+        return None
+    return base + expected_nodes(case) / slow_rate(case)
+
+
+def timeout_hint(case, base: float | None) -> str:
+    """What the limit was made of, and the options that help."""
+    nodes = expected_nodes(case)
+    if nodes:
+        return (f"this case expects {nodes} perft nodes, so its limit was {time_limit(case, base):g} s "
+                f"(--timeout {base:g} plus {nodes} / {slow_rate(case)} nodes per second); allow more with "
+                "--timeout SECONDS (0: no limit), or leave large perft cases out with --max-nodes N")
+    return (f"the limit for this request is --timeout {base:g} s; allow more with --timeout SECONDS "
+            "(0: no limit)")
+
+
+# --- one case ---------------------------------------------------------------
+
+def skip_reason(case, claims: dict, engine_name: str, max_nodes=None) -> str | None:
+    op = case.request.get("op")
+    if case.variant not in claims.get("variants", ()):
+        return f"{engine_name} does not claim variant {case.variant} in its hello"
+    if op not in claims.get("ops", ()):
+        return f"{engine_name} does not claim operation {op} in its hello"
+    nodes = expected_nodes(case)
+    if max_nodes is not None and nodes > max_nodes:
+        return f"expects {nodes} nodes, more than --max-nodes {max_nodes}"
+    return None
+
+
+def run_case(case, engine: Engine, claims: dict, max_nodes=None, drill=True,
+             timeout: float | None = None) -> Result:
+    """Send one case (unless it is skipped) and judge the answer.
+
+    ``timeout`` is the base limit per request (``--timeout``); None leaves
+    every request to the engine's own limit.
+    """
+    why = skip_reason(case, claims, engine.name, max_nodes)
+    if why:
+        return Result(case, "skipped", [why])
+    start = time.perf_counter()
+    result = _judge(case, engine, drill, timeout)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _error(case, kind: str, lines: list[str], message: str | None = None, **more) -> Result:
+    """An error result; ``message`` defaults to the first line without its ``kind: `` prefix."""
+    if message is None:
+        message = lines[0].removeprefix(f"{kind}: ") if lines else kind
+    return Result(case, "error", lines, problem={"kind": kind, "message": message}, **more)
+
+
+def _judge(case, engine, drill, timeout) -> Result:
+    op = case.request.get("op")
+    limit = time_limit(case, timeout)
+    try:
+        answer = engine.request(dict(case.request), timeout=limit)
+    except EngineFailure as e:
+        lines = e.lines()
+        if e.kind == "timeout" and timeout is not None:
+            lines.insert(1, timeout_hint(case, timeout))
+        return _error(case, e.kind, lines, e.message, broke=e.kind in ("crash", "timeout"),
+                      limit=limit)
+    except Exception as e:
+        return _error(case, "harness-error", [f"the engine failed: {type(e).__name__}: {e}"],
+                      limit=limit)
+    if not isinstance(answer, dict) or not isinstance(answer.get("ok"), bool):
+        return _error(case, "protocol-error", [f"protocol-error: malformed answer: {answer!r:.200}"],
+                      limit=limit)
+    kept = dict(answer=answer, limit=limit)
+    wrong = response_problems(op, {"id": 0, **answer})
+    if wrong:
+        return _error(case, "protocol-error", [f"protocol-error: the answer to {op} does not follow "
+                                               "the protocol schema:"] + [f"  {w}" for w in wrong], **kept)
+    if not answer["ok"] and answer["error"]["code"] == "internal-error":
+        return _error(case, "internal-error", [f"internal-error: {answer['error']['message']}"], **kept)
+    if not answer["ok"] and answer["error"]["code"] == "unsupported" \
+            and case.expect.get("error", {}).get("code") != "unsupported":
+        # the engine declined this one request (e.g. a UCI engine cannot express it)
+        return Result(case, "skipped", [f"the engine does not support this request: "
+                                        f"{answer['error']['message']}"], **kept)
+    try:
+        diff = difference(case.variant, case.expect, answer, case.request)
+    except Exception as e:
+        return _error(case, "harness-error",
+                      [f"could not compare the answer: {type(e).__name__}: {e}"], **kept)
+    doubt = oracle_doubt(case, engine, answer, limit) if diff else None
+    if diff and drill and not doubt and op == "perft" and answer["ok"] and "error" not in case.expect \
+            and case.request.get("depth", 0) >= 1:
+        diff["drill_down"] = drill_down(case, engine, timeout=limit)
+    lines = ([doubt] if doubt else []) + diff_lines(diff)
+    return Result(case, "failed" if diff else "passed", lines, diff=diff, **kept)
+
+
+# --- a case that may be wrong ------------------------------------------------
+
+CASE_DOUBT = "the oracle also disagrees with this case: the case may be wrong"
+
+
+def _built_in(case) -> bool:
+    """Whether the case comes with doublecheck (checked against the oracle by its own tests)."""
+    return Path(case.path).resolve().is_relative_to(CASES_DIR.resolve())
+
+
+def oracle_doubt(case, engine, answer, limit) -> str | None:
+    """For a failed case of a user's own tree: CASE_DOUBT when the built-in oracle does not
+    give the expected answer either (said before anything blames the engine), else None."""
+    if _built_in(case):
+        return None
+    if not isinstance(engine, OracleEngine):
+        try:
+            answer = _reference().request(dict(case.request), timeout=limit)
+        except Exception as e:   # the oracle cannot say in time: no verdict on the case
+            return f"(the oracle could not check this case: {type(e).__name__}: {e})"
+    try:
+        wrong = difference(case.variant, case.expect, answer, case.request)
+    except Exception:
+        return None
+    return CASE_DOUBT if wrong else None
+
+
+# --- perft drill-down -------------------------------------------------------
+
+_oracle = None
+
+
+def _reference():
+    global _oracle
+    if _oracle is None:
+        _oracle = OracleEngine()
+    return _oracle
+
+
+def drill_down(case, engine: Engine, oracle=None, timeout: float | None = None) -> dict:
+    """Walk the perft tree against the oracle to the first position whose move list differs.
+
+    At each depth both sides are asked for ``divide`` at the position reached
+    by the case's moves plus the line so far; the first step (in sorted order)
+    whose count differs is added to the line, until the steps themselves differ.
+    Returns ``{"unit", "steps", "line", "end", ...}`` (``compare.drill_down_lines``
+    renders it; ``schemas/report.schema.json`` describes it). ``timeout`` is the
+    limit of each request to the engine.
+    """
+    oracle = oracle or _reference()
+    req = case.request
+    turns = bool(req.get("turns"))
+    base = {k: req[k] for k in ("variant", "fen") if k in req}
+    start = list(req.get("moves") or [])
+    depth = req["depth"]
+    out = {"unit": "turns" if turns else "moves", "steps": [], "line": []}
+    line = out["line"]
+    while depth >= 1:
+        ask = {"op": "perft", **base, "depth": depth, "divide": True, "turns": turns}
+        if start or line:
+            ask["moves"] = start + line
+        want = oracle.request(dict(ask))
+        if not want.get("ok"):
+            return {**out, "end": "stopped",
+                    "message": f"the oracle refuses this position: {want['error']['message']}"}
+        try:
+            got = engine.request(dict(ask), timeout=timeout)
+        except EngineFailure as e:
+            return {**out, "end": "stopped", "message": f"{e.kind}: {e.message}"}
+        except Exception as e:
+            return {**out, "end": "stopped", "message": f"the engine failed: {type(e).__name__}: {e}"}
+        if not isinstance(got, dict) or got.get("ok") is not True \
+                or not isinstance(got.get("divide"), dict):
+            why = (got.get("error") or {}) if isinstance(got, dict) else {}
+            detail = f"{why.get('code')}: {why.get('message')}" if why else "no divide in its answer"
+            return {**out, "end": "no-divide", "message": detail}
+        w, g = want["divide"], got["divide"]
+        if set(w) != set(g):
+            return {**out, **_lists_differ(case, start, line, depth, w, g, oracle, base)}
+        differing = [m for m in sorted(w) if w[m] != g[m]]
+        if not differing:
+            return {**out, "end": "divide-agrees", "depth": depth}
+        step = differing[0]
+        out["steps"].append({"depth": depth, "line": list(line), "move": step,
+                             "expected": w[step], "got": g[step]})
+        line.append(step)
+        depth -= 1
+    return {**out, "end": "leaf"}
+
+
+def _lists_differ(case, start, line, depth, want, got, oracle, base) -> dict:
+    """Where the two move lists part: the position, and what is missing and extra there."""
+    ask = {"op": "fen", **base}
+    if start or line:
+        ask["moves"] = start + line
+    fen = oracle.request(ask)
+    here = SanNamer(case.variant, {"fen": base.get("fen"), "moves": start + line})
+    missing, extra = sorted(set(want) - set(got)), sorted(set(got) - set(want))
+    return {"end": "lists-differ", "depth": depth,
+            "line_san": SanNamer(case.variant, case.request).line(line),
+            "position": fen["fen"] if fen.get("ok") else None,
+            "expected_count": len(want), "got_count": len(got),
+            "missing": missing[:DIFF_ITEMS], "missing_count": len(missing),
+            "extra": extra[:DIFF_ITEMS], "extra_count": len(extra),
+            "san": here.names(missing[:DIFF_ITEMS] + extra[:DIFF_ITEMS])}
+
+
+# --- many cases -------------------------------------------------------------
+
+class Worker:
+    """Runs cases one after another on one engine, and gives up on an engine that keeps breaking."""
+
+    def __init__(self, engine: Engine, claims: dict, options: RunOptions, progress=None, clock=None):
+        self.engine = engine
+        self.claims = claims
+        self.options = options
+        self.progress = progress
+        self.clock = clock or time.perf_counter
+        self.broken_in_a_row = 0
+
+    @property
+    def given_up(self) -> bool:
+        give_up = self.options.give_up
+        return bool(give_up) and self.broken_in_a_row >= give_up
+
+    def unsent(self, case) -> Result:
+        """A case this engine will not get: skipped if it would have been anyway, else an error."""
+        why = skip_reason(case, self.claims, self.engine.name, self.options.max_nodes)
+        if why:
+            return Result(case, "skipped", [why])
+        n = self.broken_in_a_row
+        times = "crash or timeout" if n == 1 else "crashes or timeouts"
+        return _error(case, "not-run", [f"not run: the engine was given up on after {n} {times} "
+                                        f"in a row (--give-up {self.options.give_up})"])
+
+    def run(self, case) -> Result:
+        if self.progress:
+            self.progress.start(case.id)
+        began = self.clock()
+        result = None
+        try:
+            if self.given_up:
+                result = self.unsent(case)
+            else:
+                result = run_case(case, self.engine, self.claims, self.options.max_nodes,
+                                  timeout=self.options.timeout)
+                if result.outcome != "skipped":
+                    result.span = (began, self.clock())
+                if result.broke:
+                    self.broken_in_a_row += 1
+                elif result.outcome != "skipped":
+                    self.broken_in_a_row = 0
+            return result
+        finally:
+            if self.progress:
+                bad = result is not None and result.outcome in ("failed", "error")
+                self.progress.finish(case.id, bad)
+
+
+def run_cases(cases, engine: Engine, options: RunOptions | None = None) -> list[Result]:
+    """Run ``cases`` one by one on ``engine`` (hello first), without progress; returns the results."""
+    options = options or RunOptions()
+    results, _ = _sequential(cases, Worker(engine, engine.hello(), options))
+    return results
+
+
+def _sequential(cases, worker):
+    results = []
+    try:
+        for case in cases:
+            results.append(worker.run(case))
+    except KeyboardInterrupt:
+        return results, True
+    return results, False
+
+
+def _parallel(cases, workers):
+    """Each worker gets its own thread; cases go to whichever is free, the most expensive
+    first (so two long perft cases do not end up last on one engine). Results keep case order."""
+    todo = queue.Queue()
+    for i in sorted(range(len(cases)), key=lambda i: -expected_nodes(cases[i])):
+        todo.put((i, cases[i]))
+    done = queue.Queue()
+    stop = threading.Event()
+
+    def work(worker):
+        while not stop.is_set() and not worker.given_up:  # a broken engine leaves the rest to others
+            try:
+                i, case = todo.get_nowait()
+            except queue.Empty:
+                return
+            try:
+                result = worker.run(case)
+            except BaseException as e:  # keep the run going; this case is an error
+                result = _error(case, "harness-error", [f"harness error: {type(e).__name__}: {e}"])
+            if not stop.is_set():
+                done.put((i, result))
+
+    threads = [threading.Thread(target=work, args=(w,), daemon=True) for w in workers]
+    for t in threads:
+        t.start()
+    got = {}
+    try:
+        while len(got) < len(cases) and (any(t.is_alive() for t in threads) or not done.empty()):
+            try:
+                i, result = done.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            got[i] = result
+    except KeyboardInterrupt:
+        stop.set()
+        return [got[i] for i in sorted(got)], True
+    while not todo.empty():  # every engine gave up
+        i, case = todo.get_nowait()
+        got[i] = workers[0].unsent(case)
+    return [got[i] for i in sorted(got)], False
+
+
+# --- xfail ------------------------------------------------------------------
+
+def apply_xfail(results, xfail: dict) -> None:
+    """Listed cases: a failure or error becomes xfailed, a pass becomes xpassed."""
+    for r in results:
+        if r.case.id not in xfail:
+            continue
+        r.reason = xfail[r.case.id]
+        if r.outcome in ("failed", "error"):
+            r.actual, r.outcome = r.outcome, "xfailed"
+        elif r.outcome == "passed":
+            r.actual, r.outcome = r.outcome, "xpassed"
+            r.lines = [f"unexpected pass: the case is listed as an expected failure ({r.reason}); "
+                       "remove it from the xfail file"]
+
+
+# --- the command ------------------------------------------------------------
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl-C so the reports of finished cases are still written."""
+
+
+class _Stop(Exception):
+    """The run cannot go on; the message has been printed. ``code`` is the exit status."""
+
+    def __init__(self, code: int):
+        super().__init__(code)
+        self.code = code
+
+
+def run_command(options: RunOptions | None = None, engine=None, spec: EngineSpec | None = None,
+                out=None, err=None) -> int:
+    """``doublecheck run``: load, select, run, report; returns the exit code.
+
+    Deep-tier cases run only with ``deep``; ``max_nodes`` only leaves cases out.
+
+    ``engine`` is a ready engine (tests); otherwise ``spec`` says what to start
+    (the oracle by default). Reports are written even when the run is
+    interrupted, with the cases finished so far.
+    """
+    options = options or RunOptions()
+    out, err = out or sys.stdout, err or sys.stderr
+    spec = spec or EngineSpec(timeout=options.timeout)
+    try:
+        xfail, cases, problems, chosen = _prepare(options, err)
+        run = _execute(options, chosen, engine, spec, err)
+    except _Stop as stop:
+        return stop.code
+    known = {c.id for c in cases}
+    run.problems = problems
+    run.xfail_file = str(options.xfail_file) if options.xfail_file else None
+    run.stale_xfail = sorted(i for i in xfail if i not in known)
+    apply_xfail(run.results, xfail)
+    if run.interrupted:
+        print(f"interrupted: reporting the {len(run.results)} of {len(chosen)} cases that finished",
+              file=err)
+    for stale in run.stale_xfail:
+        print(f"warning: {options.xfail_file}: no case has the id {stale}", file=err)
+    (reports.markdown if options.fmt == "markdown" else reports.text)(run, out)
+    return _write_reports(run, options, xfail, run.exit_code(), err)
+
+
+def _prepare(options, err):
+    """(xfail entries, every case, case file problems, the selected cases); _Stop if unusable."""
+    if options.write_xfail and Path(options.write_xfail).exists() and not options.force:
+        print(f"error: {options.write_xfail} exists; pass --force to replace it "
+              "(or choose another file)", file=err)
+        raise _Stop(EXIT_USAGE)
+    if options.variant is not None:
+        variants.get(options.variant)  # RulesError unknown-variant, naming the known ids
+    xfail = {}
+    if options.xfail_file:
+        xfail, trouble = reports.read_xfail(options.xfail_file)
+        if trouble:
+            for line in trouble:
+                print(f"error: {line}", file=err)
+            raise _Stop(EXIT_USAGE)
+    cases_dir = check_cases_dir(options.cases_dir)   # DataError: the CLI prints it, exit 2
+    schema("protocol.schema.json")                   # the answers are checked against it
+    cases, problems = load_cases(cases_dir, deep=True)
+    found = select_cases(cases, options.variant, options.rule, options.patterns)
+    chosen = select_tier(found, options.deep, options.max_nodes)
+    if not chosen:
+        wanted = ", ".join(f"{k}={v}" for k, v in (("variant", options.variant), ("rule", options.rule),
+                                                   ("pattern", " ".join(options.patterns))) if v)
+        hint = "; only deep-tier cases match: add --deep" if found else ""
+        print(f"error: no cases selected ({wanted or 'no cases found'} in {options.cases_dir}){hint}",
+              file=err)
+        for problem in problems:
+            print(f"  {problem}", file=err)
+        raise _Stop(EXIT_USAGE)
+    return xfail, cases, problems, chosen
+
+
+def _execute(options, chosen, engine, spec, err) -> Run:
+    """Start the engines, run the chosen cases with progress, close the engines."""
+    started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    clock = time.perf_counter()
+    engines = []
+    previous = _catch_sigterm()
+    try:
+        try:
+            if engine is not None:
+                engines = [engine]
+            elif options.jobs > 1:
+                engines = [spec.make_process() for _ in range(options.jobs)]
+            else:
+                engines = [spec.make()]
+            claims = engines[0].hello()
+            for other in engines[1:]:
+                other.hello()
+        except HelloError as e:
+            print(f"error: cannot use {spec.describe() if engine is None else engine.name}: {e}",
+                  file=err)
+            raise _Stop(EXIT_USAGE) from None
+        except KeyboardInterrupt:
+            print("interrupted before any case ran", file=err)
+            raise _Stop(EXIT_INTERRUPTED) from None
+        tick = lambda: time.perf_counter() - clock  # noqa: E731
+        with Progress("doublecheck run", len(chosen), "cases", "failed or errored", stream=err,
+                      quiet=options.quiet) as progress:
+            workers = [Worker(e, claims, options, progress, tick) for e in engines]
+            if len(workers) > 1:
+                results, interrupted = _parallel(chosen, workers)
+            else:
+                results, interrupted = _in_case_order(chosen, _sequential(cheap_first(chosen),
+                                                                          workers[0]))
+    finally:
+        _restore_sigterm(previous)
+        for e in engines:
+            try:
+                e.close()
+            except Exception:
+                pass
+    name = engines[0].name
+    run = Run(results, [], name, spec.describe() if engine is None else name, claims=claims,
+              selected=len(chosen), interrupted=interrupted, seconds=time.perf_counter() - clock,
+              started=started, jobs=len(engines), timeout=options.timeout)
+    run.hints = speed_hints(run, options.max_nodes)
+    return run
+
+
+# --- a first report soon ------------------------------------------------------
+
+SLOW_RUN = 60.0   # seconds after which a run that could be quicker says how
+
+
+def cheap_first(cases) -> list:
+    """The cases in the order to run them: every other request first (in case order), then the
+    perft counts from the smallest to the largest, so a slow engine shows its first failures
+    in seconds and the big counts come last."""
+    return sorted(cases, key=expected_nodes)   # stable: equal costs keep the case order
+
+
+def _in_case_order(cases, outcome):
+    """(results in the order of ``cases``, interrupted) from a run made in another order."""
+    results, interrupted = outcome
+    place = {id(case): i for i, case in enumerate(cases)}
+    return sorted(results, key=lambda r: place[id(r.case)]), interrupted
+
+
+def speed_hints(run, max_nodes) -> list[str]:
+    """A hint naming --quick and --max-nodes when perft cases timed out or the run was slow,
+    unless the run already left the large counts out."""
+    if max_nodes is not None and max_nodes <= QUICK_MAX_NODES:
+        return []
+    late = [r for r in run.results if r.problem and r.problem["kind"] == "timeout"
+            and expected_nodes(r.case)]
+    if not late and run.seconds < SLOW_RUN:
+        return []
+    why = (f"{len(late)} perft case{'s' if len(late) > 1 else ''} timed out" if late
+           else f"this run took {run.seconds:.0f} s")
+    return [f"hint: {why}. For a first report in about a minute, run with --quick (every case "
+            f"but the perft counts above {QUICK_MAX_NODES} nodes), or choose a limit with "
+            "--max-nodes N; then run everything once the quick run passes."]
+
+
+def _write_reports(run, options, xfail, code, err) -> int:
+    """Write the report files asked for; an unwritable one makes the exit status 2."""
+    written = [(options.json_file, reports.write_json), (options.junit_file, reports.write_junit)]
+    written += list(options.extra_reports)
+    if options.write_xfail and run.interrupted:
+        print(f"not writing {options.write_xfail}: the run was interrupted, so the baseline would "
+              "be incomplete", file=err)
+    elif options.write_xfail:
+        written.append((options.write_xfail, lambda r, p: reports.write_xfail(r, p, xfail)))
+    for path, write in written:
+        if path:
+            try:
+                write(run, path)
+            except Exception as e:  # one unwritable report must not stop the others
+                print(f"error: cannot write {path}: {type(e).__name__}: {e}", file=err)
+                code = max(code, EXIT_USAGE) if code != EXIT_INTERRUPTED else code
+    return code
+
+
+def _catch_sigterm():
+    if threading.current_thread() is not threading.main_thread():
+        return None
+
+    def stop(signum, frame):
+        raise _Terminated()
+    return signal.signal(signal.SIGTERM, stop)
+
+
+def _restore_sigterm(previous):
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)

@@ -1,0 +1,72 @@
+"""The sizes of input the tools accept, and the JSON reader that holds to them.
+
+docs/protocol.md ("Limits") lists every limit with its reason.  The oracle's
+own limits (FEN, move text, moves per request, perft depth) live in
+``doublecheck.oracle.limits``; the protocol line length is
+``doublecheck.harness.protocol.MAX_LINE``.  Here:
+
+- ``MAX_JSON_DEPTH``: arrays and objects nest at most this deep in a protocol
+  line, a case file or a rule file (the deepest legitimate one nests 6).
+  Python's JSON reader recurses once per level and fails somewhere near a
+  thousand levels, so the depth is measured on the text before it is parsed.
+- ``MAX_ID_LENGTH``, ``MAX_ID``: a request's ``id``, a string or an integer
+  that fits in 64 bits (it is echoed in the answer).
+- ``MAX_DATA_FILE_BYTES``: a case file or rule file (the largest is about 0.2 MiB).
+- ``JOBS_PER_CORE``: ``--jobs`` is at most this many processes per CPU core.
+- ``MAX_TIMEOUT``: the longest ``--timeout`` in seconds (0 means no limit).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from itertools import accumulate
+
+MAX_JSON_DEPTH = 64
+MAX_ID_LENGTH = 100
+MAX_ID = 2 ** 63 - 1
+MAX_DATA_FILE_BYTES = 16 * 1024 * 1024
+JOBS_PER_CORE = 4
+MAX_TIMEOUT = 24 * 60 * 60.0
+
+
+class TooDeep(ValueError):
+    """JSON text whose arrays and objects nest deeper than the limit."""
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r'[^\[\]{}]+')
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def json_depth(text: str) -> int:
+    """How deep the arrays and objects of JSON text nest (0 for a bare value),
+    counted on the text, without parsing it.  Brackets inside strings do not
+    count; for text that is not JSON the number is only an estimate (and the
+    parser refuses such text anyway)."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+def loads(text: str, limit: int = MAX_JSON_DEPTH, **kwargs):
+    """``json.loads``, refusing with ``TooDeep`` (a ValueError) text that nests
+    deeper than ``limit``, before parsing it."""
+    if text.count("[") + text.count("{") > limit:   # else it cannot nest deeper: skip the count
+        depth = json_depth(text)
+        if depth > limit:
+            raise TooDeep(f"arrays and objects nest {depth} levels deep; "
+                          f"at most {limit} are allowed")
+    return json.loads(text, **kwargs)
+
+
+def cpu_cores() -> int:
+    """The CPU cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def max_jobs() -> int:
+    return JOBS_PER_CORE * cpu_cores()

@@ -1,0 +1,211 @@
+"""What the lookup commands do once the command line (``doublecheck.cli``) has parsed them.
+
+Every handler takes the parsed arguments and returns the exit status; bad
+input is raised (``RulesError``, ``PgnError``, ``DataError``) and printed by
+the CLI as one ``error: <code>: <message>`` line, exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+
+from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
+from doublecheck.cli import UsageError
+from doublecheck.lookups import lookup, matrix, pgn
+from doublecheck.lookups.lookup import status_sentence
+from doublecheck.lookups.svg import svg_for
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.limits import check_perft_depth
+from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_VARIANT, RulesError
+from doublecheck.perft.parallel import count as perft_count
+from doublecheck.progress import Progress
+
+
+def _moves(args):
+    return args.moves.split() if args.moves else []
+
+
+def _write(path: str, text: str) -> None:
+    """Write a file the user named; an OSError becomes a ``cannot-write`` error."""
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise RulesError("cannot-write", f"{path}: {e.strerror or e}") from None
+
+
+def as_text(op: str, result: dict) -> str:
+    """A lookup's answer as the plain text the command prints without --json."""
+    if op in ("moves", "turns"):
+        return "\n".join(sorted(result[op]))
+    if op == "perft":
+        lines = [f"{m}: {n}" for m, n in sorted(result.get("divide", {}).items())]
+        return "\n".join(lines + ([""] if lines else []) + [f"Nodes: {result['nodes']}"])
+    if op == "play":
+        return result["fen"] + "\n" + status_sentence(result["status"])
+    if op == "status":
+        return status_sentence(result["status"])
+    return result["fen"]
+
+
+def _print(args, op: str, answer: dict) -> None:
+    print(json.dumps(answer) if args.json else as_text(op, answer))
+
+
+def lookup_command(args) -> int:
+    """moves, turns, perft, play, status, fen: one oracle request, printed."""
+    if args.variant not in api.VARIANTS:
+        raise RulesError(UNKNOWN_VARIANT, f"unknown variant '{args.variant}' "
+                                          f"(known: {', '.join(api.VARIANTS)})")
+    if args.command == "turns" and args.grouped:
+        data = lookup.grouped_turns(args.variant, args.fen, _moves(args))
+        print(json.dumps(data) if args.json else lookup.grouped_turns_text(data))
+        return 0
+    if args.command == "play" and args.pgn:
+        text = pgn.pgn_for_line(args.variant, args.fen, _moves(args))
+        if args.pgn == "-":
+            sys.stdout.write(text)
+            return 0
+        _write(args.pgn, text)
+    req = {"op": args.command, "variant": args.variant}
+    if args.fen is not None:
+        req["fen"] = args.fen
+    if args.moves is not None:
+        req["moves"] = args.moves.split()
+    if args.command == "perft":
+        return _perft(args)
+    _print(args, args.command, api.handle(req))
+    return 0
+
+
+def _perft(args) -> int:
+    """perft: through the transposition cache (or --no-hash, the plain walk), in this
+    process, over --jobs N processes or on the Dask cluster at --scheduler."""
+    rules = variants.get(args.variant)
+    check_perft_depth(rules, args.depth, args.turns)
+    if args.divide and args.depth < 1:
+        raise RulesError(INVALID_REQUEST, "--divide needs --depth 1 or more")
+    pos = api.replay(rules, args.fen, _moves(args)).final
+    if args.depth == 0:
+        answer = {"nodes": 1}
+    else:
+        with Progress("doublecheck perft", 0, "subtrees", None, quiet=args.quiet) as progress:
+            answer = perft_count(rules, pos, args.depth, turns=args.turns,
+                                 hash_mb=0 if args.no_hash else args.hash, jobs=args.jobs,
+                                 scheduler=args.scheduler, progress=progress)
+        if not args.divide:
+            del answer["divide"]
+    _print(args, "perft", answer)
+    return 0
+
+
+def rules_command(args) -> int:
+    """The rule catalogue, one rule with the cases that cite it, or the coverage matrix."""
+    cases_dir = check_cases_dir(args.cases_dir)
+    catalogue, problems = load_rules(cases_dir)
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
+    if args.matrix:
+        return _matrix(args, cases_dir, catalogue, problems)
+    _known_variants(args.variant, catalogue)
+    if args.id is None:
+        return _rule_list(args, catalogue)
+    rule = catalogue.get(args.id)
+    if rule is None:
+        raise DataError("unknown-rule", f"no rule with id '{args.id}' in {args.cases_dir}")
+    cases, _ = load_cases(cases_dir)
+    cited = [c.id for c in cases if args.id in c.rules and (not args.variant or c.variant in args.variant)]
+    if args.json:
+        print(json.dumps({"rule": rule, "cases": cited}))
+        return 0
+    print(f"{args.id}: {rule.get('title', '')}")
+    print(textwrap.fill(rule.get("statement", ""), 78, initial_indent="  ", subsequent_indent="  "))
+    print(f"Source: {rule.get('source', '')}")
+    print(f"Variants: {', '.join(rule.get('variants', []))}")
+    for variant, reason in rule.get("not_tested", {}).items():
+        print(textwrap.fill(f"Not tested in {variant}: {reason}", 78, subsequent_indent="  "))
+    if rule.get("components"):
+        print(f"State components: {', '.join(rule['components'])} (doublecheck rules --matrix)")
+    print(f"Cases ({len(cited)}):")
+    for case_id in cited:
+        print(f"  {case_id}")
+    return 0
+
+
+def _known_variants(chosen, catalogue) -> None:
+    """RulesError(unknown-variant) for a --variant the catalogue does not name."""
+    unknown = [v for v in chosen or [] if v not in matrix.variant_order(catalogue)]
+    if unknown:
+        raise RulesError(UNKNOWN_VARIANT, f"unknown variant {unknown[0]!r}; the catalogue names "
+                                          f"{', '.join(matrix.variant_order(catalogue))}")
+
+
+def _rule_list(args, catalogue) -> int:
+    """Every rule (of the --variant ones, if given): id, title and the variants it belongs to."""
+    every = matrix.variant_order(catalogue)
+    rules = {rid: rule for rid, rule in catalogue.items()
+             if not args.variant or set(args.variant) & set(rule.get("variants", []))}
+    if args.json:
+        print(json.dumps({"rules": list(rules.values())}))
+        return 0
+    w = max((len(i) for i in rules), default=0)
+    t = max((len(rule.get("title", "")) for rule in rules.values()), default=0)
+    for rule_id, rule in rules.items():
+        print(f"{rule_id:<{w}}  {rule.get('title', ''):<{t}}  [{_variants_of(rule, every)}]")
+    return 0
+
+
+def _variants_of(rule, every) -> str:
+    """The variants a rule belongs to, in catalogue order ("all" when it is every one)."""
+    mine = [v for v in every if v in rule.get("variants", [])]
+    return "all variants" if mine == every else ", ".join(mine)
+
+
+def _matrix(args, cases_dir, catalogue, shown) -> int:
+    """rules --matrix: exit 0 when every cell the catalogue does not justify has cases, else 1."""
+    if args.id is not None:
+        raise UsageError("--matrix shows every rule; give either a rule id or --matrix",
+                         "doublecheck rules")
+    _known_variants(args.variant, catalogue)
+    cases, problems = load_cases(cases_dir)
+    for problem in problems:
+        if problem not in shown:     # the catalogue's own problems were printed already
+            print(f"warning: {problem}", file=sys.stderr)
+    table = matrix.build(catalogue, cases, args.variant)
+    print(json.dumps(table.as_json()) if args.json else matrix.as_text(table))
+    return 1 if table.gaps or table.problems else 0
+
+
+def show_command(args) -> int:
+    if args.json:
+        print(json.dumps(lookup.show_data(args.variant, args.fen, _moves(args))))
+    else:
+        print(lookup.show(args.variant, args.fen, _moves(args), ascii_only=args.ascii))
+    return 0
+
+
+def explain_command(args) -> int:
+    """Exit 0 when the move or turn is legal, 1 when it is not."""
+    result = lookup.explain(args.variant, args.fen, _moves(args), move=args.move, turn=args.turn)
+    if not result["legal"] and result["code"] == INVALID_MOVE_TEXT:
+        raise RulesError(INVALID_MOVE_TEXT, result["reason"])
+    print(json.dumps(result) if args.json else lookup.explain_text(result))
+    return 0 if result["legal"] else 1
+
+
+def replay_command(args) -> int:
+    report = pgn.replay_file(args.file)
+    print(json.dumps(report) if args.json else pgn.report_text(report))
+    return pgn.exit_code(report)
+
+
+def svg_command(args) -> int:
+    text = svg_for(args.variant, args.fen, _moves(args), turn=args.turn, title=args.title)
+    if not args.output or args.output == "-":
+        sys.stdout.write(text)
+        return 0
+    _write(args.output, text)
+    print(f"wrote {args.output}", file=sys.stderr)
+    return 0

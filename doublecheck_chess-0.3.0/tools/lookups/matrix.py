@@ -1,0 +1,216 @@
+"""The coverage matrix: how many cases test each rule and each state component, per variant.
+
+Everything here is counted from data, never guessed:
+
+- *Rule cells.*  A catalogue rule applies to the variants its ``variants``
+  list names.  The cell (rule, variant) holds the number of cases of that
+  variant that cite the rule.  An empty cell is a *gap* unless the rule's
+  ``not_tested`` entry gives the reason for that variant.
+- *Component cells.*  A catalogue rule may name the state components it
+  defines (``components``, the ``covers`` vocabulary of case files, see
+  docs/case-format.md); each of them is then required in every variant of the
+  rule (minus the ``not_tested`` ones).  Each required cell has two sides that
+  both need a case: ``identity:*`` components a case whose repetition is
+  counted and one whose repetition is not (read from the case's expected
+  status), every other family a case about White and one about Black (the
+  case's ``colour:*`` tags).
+
+A new variant therefore only adds cases and catalogue entries: the rows, the
+columns and the requirements all come from the rule catalogue and the cases.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from doublecheck.casefiles import schema
+from doublecheck.oracle import api
+
+COLOUR = "colour"
+SIDES = {"identity": ("counted", "not counted")}        # every other family: white / black
+COLOURS = ("white", "black")
+
+
+def vocabulary() -> list[str]:
+    """The state components a case may cover, in the order the schema lists them."""
+    return list(schema("case-file.schema.json")["$defs"]["component"]["enum"])
+
+
+def family(component: str) -> str:
+    return component.split(":", 1)[0]
+
+
+def sides_of(component: str) -> tuple[str, str]:
+    return SIDES.get(family(component), COLOURS)
+
+
+def repetition_counted(expect: dict) -> bool | None:
+    """Does the expected status count a repetition (threefold claim, fivefold end)?  None: no status."""
+    status = expect.get("status")
+    if status is None:
+        return None
+    return "threefold-repetition" in status["claimable"] or status["reason"] == "fivefold-repetition"
+
+
+def case_sides(case, component: str) -> list[str]:
+    """The sides of ``component`` this case covers (see the module docstring)."""
+    if family(component) in SIDES:
+        counted = repetition_counted(case.expect)
+        if counted is None:
+            return []
+        return [SIDES[family(component)][0 if counted else 1]]
+    return [c for c in COLOURS if f"{COLOUR}:{c}" in case.covers]
+
+
+@dataclass
+class Matrix:
+    variants: list[str]
+    rules: dict                       # rule id -> {variant: cases citing it} (applicable variants only)
+    not_tested: dict                  # rule id -> {variant: reason}
+    components: dict                  # component -> {variant: {side: cases}} (required cells only)
+    colours: dict                     # variant -> {colour: cases tagged with it}
+    gaps: list[dict] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        return {"variants": self.variants,
+                "rules": [{"id": rid, "cases": cells, "not_tested": self.not_tested.get(rid, {})}
+                          for rid, cells in self.rules.items()],
+                "components": [{"component": comp, "sides": list(sides_of(comp)), "cases": cells}
+                               for comp, cells in self.components.items()],
+                "colours": self.colours, "gaps": self.gaps, "problems": self.problems}
+
+
+def variant_order(catalogue) -> list[str]:
+    """The variants as the oracle lists them, then any other variant the catalogue names."""
+    named = {v for rule in catalogue.values() for v in rule["variants"]}
+    return [v for v in api.VARIANTS if v in named] + sorted(named - set(api.VARIANTS))
+
+
+def build(catalogue: dict, cases, variants=None) -> Matrix:
+    """The matrix of ``cases`` against the rule ``catalogue`` (optionally for some variants only)."""
+    columns = [v for v in variant_order(catalogue) if variants is None or v in variants]
+    known = vocabulary()
+    m = Matrix(columns, {}, {}, {}, {v: dict.fromkeys(COLOURS, 0) for v in columns})
+    cited = {}
+    for case in cases:
+        for rid in case.rules:
+            cited[(rid, case.variant)] = cited.get((rid, case.variant), 0) + 1
+    required = {}                                   # component -> [variants]
+    for rid, rule in catalogue.items():
+        applies = [v for v in columns if v in rule["variants"]]
+        reasons = rule.get("not_tested", {})
+        for v in reasons:
+            if v not in rule["variants"]:
+                m.problems.append(f"rule {rid}: not_tested names {v}, which the rule does not apply to")
+        m.rules[rid] = {v: cited.get((rid, v), 0) for v in applies}
+        m.not_tested[rid] = {v: reasons[v] for v in applies if v in reasons}
+        for v in applies:
+            n = m.rules[rid][v]
+            if v in reasons and n:
+                m.problems.append(f"rule {rid}: the catalogue says it is not tested in {v}, "
+                                  f"but {n} case(s) cite it")
+            elif not n and v not in reasons:
+                m.gaps.append({"kind": "rule", "id": rid, "variant": v})
+        for comp in rule.get("components", []):
+            if comp not in known or family(comp) == COLOUR:
+                m.problems.append(f"rule {rid}: component {comp!r} is not one a case can cover "
+                                  f"(see the 'component' list in: doublecheck docs --schema case-file)")
+                continue
+            for v in applies:
+                if v not in reasons and v not in required.setdefault(comp, []):
+                    required[comp].append(v)
+    for comp in sorted(required, key=known.index):
+        m.components[comp] = {v: dict.fromkeys(sides_of(comp), 0) for v in columns if v in required[comp]}
+    for case in cases:
+        if case.variant not in m.colours:
+            continue
+        for c in COLOURS:
+            m.colours[case.variant][c] += f"{COLOUR}:{c}" in case.covers
+        for comp in case.covers:
+            if family(comp) == COLOUR:
+                continue
+            cell = m.components.get(comp, {}).get(case.variant)
+            if cell is None:
+                m.problems.append(f"case {case.id}: covers {comp}, which no catalogue rule makes "
+                                  f"a component of {case.variant}")
+                continue
+            sides = case_sides(case, comp)
+            if not sides:
+                need = "expected status" if family(comp) in SIDES else "colour:white or colour:black tag"
+                m.problems.append(f"case {case.id}: covers {comp} but has no {need}")
+            for side in sides:
+                cell[side] += 1
+    for comp, cells in m.components.items():
+        for v, counts in cells.items():
+            for side, n in counts.items():
+                if not n:
+                    m.gaps.append({"kind": "component", "id": comp, "variant": v, "side": side})
+    return m
+
+
+# ------------------------------------------------------------------ text
+
+def short_names(variants) -> list[str]:
+    """Column headings: the initials of each variant id (``double-move-anul`` -> ``dma``),
+    or the full ids when two would share initials."""
+    initials = ["".join(part[0] for part in v.split("-")) for v in variants]
+    return initials if len(set(initials)) == len(initials) else list(variants)
+
+
+def gap_text(gap: dict) -> str:
+    if gap["kind"] == "rule":
+        return f"{gap['id']} has no case in {gap['variant']}"
+    return f"{gap['id']} in {gap['variant']} has no case on the side '{gap['side']}'"
+
+
+def as_text(m: Matrix) -> str:
+    heads = short_names(m.variants)
+    legend = "columns: " + ", ".join(f"{h} = {v}" for h, v in zip(heads, m.variants) if h != v)
+    lines = [legend] if any(h != v for h, v in zip(heads, m.variants)) else []
+
+    def table(title, rows):
+        width = max([len(title)] + [len(name) for name, _ in rows])
+        cols = [max(len(h), *(len(cells[i]) for _, cells in rows)) for i, h in enumerate(heads)]
+        out = [title.ljust(width) + "  " + "  ".join(h.rjust(w) for h, w in zip(heads, cols))]
+        out += [name.ljust(width) + "  " + "  ".join(c.rjust(w) for c, w in zip(cells, cols))
+                for name, cells in rows]
+        return out
+
+    rule_rows = []
+    for rid, cells in m.rules.items():
+        row = []
+        for v in m.variants:
+            if v not in cells:
+                row.append(".")
+            elif v in m.not_tested[rid]:
+                row.append("-")
+            else:
+                row.append(str(cells[v]) if cells[v] else "0!")
+        rule_rows.append((rid, row))
+    lines += table("rule", rule_rows)
+    lines.append("")
+    comp_rows = []
+    for comp, cells in m.components.items():
+        row = []
+        for v in m.variants:
+            if v not in cells:
+                row.append(".")
+                continue
+            counts = list(cells[v].values())
+            row.append("/".join(map(str, counts)) + ("!" if 0 in counts else ""))
+        comp_rows.append((f"{comp} ({'/'.join(sides_of(comp))})", row))
+    comp_rows.append(("colour tags (white/black)",
+                      [f"{m.colours[v]['white']}/{m.colours[v]['black']}" for v in m.variants]))
+    lines += table("state component (sides)", comp_rows)
+    lines.append("")
+    lines.append("cells: a number of cases; '.' does not apply; '-' not tested, the catalogue says why "
+                 "(doublecheck rules ID); '!' a gap")
+    applicable = sum(len(c) for c in m.rules.values())
+    justified = sum(len(r) for r in m.not_tested.values())
+    comp_cells = sum(len(c) for c in m.components.values())
+    lines.append(f"{applicable} rule cells ({justified} not tested), {comp_cells} component cells; "
+                 f"{len(m.gaps)} gap(s), {len(m.problems)} problem(s)")
+    lines += [f"gap: {gap_text(g)}" for g in m.gaps]
+    lines += [f"problem: {p}" for p in m.problems]
+    return "\n".join(lines)
