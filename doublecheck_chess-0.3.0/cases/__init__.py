@@ -1,1 +1,0 @@
-"""The case tree as package data: ``importlib.resources.files("doublecheck.cases")``."""

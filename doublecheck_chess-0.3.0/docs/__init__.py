@@ -1,2 +1,0 @@
-"""The docs pages as package data: ``importlib.resources.files("doublecheck.docs")``
-(``doublecheck docs TOPIC`` prints one)."""

@@ -1,1 +1,0 @@
-"""The JSON Schemas as package data: ``importlib.resources.files("doublecheck.schemas")``."""

@@ -1,1 +1,0 @@
-"""The engine project's own helpers (named `tools`, like many projects' helper packages)."""
