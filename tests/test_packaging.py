@@ -330,6 +330,16 @@ def test_the_readme_ci_job_runs_in_an_engine_repository(built, elsewhere):
     assert report["totals"]["failed"] == 0 and report["totals"]["xfailed"] > 0
 
 
+def test_the_readme_sets_up_in_a_virtual_environment_in_two_commands():
+    """Debian's system Python refuses to install into itself: the README's first command makes
+    a virtual environment, and set-up stays two commands (install and run; the tests)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    first, second = re.findall(r"```sh\n(.*?)```", text, re.S)[:2]
+    assert first.splitlines() == ["python3 -m venv .venv && . .venv/bin/activate && "
+                                  "python3 -m pip install -e '.[test]' && doublecheck run"]
+    assert second.splitlines() == ["python3 -m pytest"]
+
+
 def test_the_harness_doc_shows_the_same_ci_commands():
     text = (ROOT / "docs" / "harness.md").read_text(encoding="utf-8")
     for command in readme_commands("ci-adopt") + readme_commands("ci-job"):
