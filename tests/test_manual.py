@@ -58,7 +58,7 @@ def test_no_message_in_the_code_names_a_repository_path():
 
 def test_every_topic_a_help_text_names_exists():
     named = {topic for text in every_help_text().values() for topic in NAMED_TOPIC.findall(text)}
-    assert {"protocol", "harness", "perft"} <= named
+    assert {"protocol", "harness", "perft", "own-cases"} <= named
     assert named <= set(manual.topics()) | {"TOPIC"}
 
 

@@ -551,8 +551,8 @@ With --count or --depth it makes new vectors instead: one case file for
 1) and perft to --depth, from --fen or the start position, written to
 --cases-dir as <variant>/own-....json. The same options give the same file.
 'doublecheck run --cases-dir DIR' runs a tree written here as it is (with the
-installed rule catalogue unless DIR has its own rules/). More in: doublecheck
-docs own-cases.""",
+installed rule catalogue unless DIR has its own rules/).
+More in: doublecheck docs own-cases.""",
                        epilog="""\
 examples:
   doublecheck generate
