@@ -15,7 +15,7 @@ from doublecheck.casefiles import DataError
 
 ROOT = Path(__file__).resolve().parent.parent
 REPO_PATH = re.compile(r"\bdocs/[\w.-]+\.md\b|\bschemas/[\w.-]+\.json\b|\brulings\.md\b")
-NAMED_TOPIC = re.compile(r"doublecheck docs ([a-z][a-z0-9-]*)")
+NAMED_TOPIC = re.compile(r"doublecheck docs (?!doublecheck\b)([a-z][a-z0-9-]*)")
 
 
 def every_help_text() -> dict[str, str]:

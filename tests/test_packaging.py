@@ -247,7 +247,7 @@ def test_the_installed_docs(elsewhere):
     assert {"run", "docs", "generate"} <= set(commands)
     helps += [run(["doublecheck", c, "--help"], cwd, env=env).stdout for c in commands]
     named = {t for text in helps
-             for t in re.findall(r"doublecheck docs ([a-z][a-z0-9-]*)", " ".join(text.split()))}
+             for t in re.findall(r"doublecheck docs (?!doublecheck\b)([a-z][a-z0-9-]*)", " ".join(text.split()))}
     assert {"protocol", "harness"} <= named and named - {"TOPIC"} <= topics
     assert not [text for text in helps if re.search(r"\bdocs/[\w-]+\.md", text)]
     page = run(["doublecheck", "docs", "protocol"], cwd, env=env)
