@@ -58,7 +58,8 @@ def test_no_message_in_the_code_names_a_repository_path():
 
 def test_every_topic_a_help_text_names_exists():
     # argparse wraps option help, so a name may be split over two lines
-    named = {topic for text in every_help_text().values() for topic in NAMED_TOPIC.findall(" ".join(text.split()))}
+    named = {topic for text in every_help_text().values()
+             for topic in NAMED_TOPIC.findall(" ".join(text.split()))}
     assert {"protocol", "harness", "perft", "own-cases", "adapter-guide", "uci-bridge"} <= named
     assert named <= set(manual.topics()) | {"TOPIC"}
 

@@ -246,8 +246,8 @@ def test_the_installed_docs(elsewhere):
     commands = re.findall(r"^    (\w[\w-]*)\s", helps[0], re.M)
     assert {"run", "docs", "generate"} <= set(commands)
     helps += [run(["doublecheck", c, "--help"], cwd, env=env).stdout for c in commands]
-    named = {t for text in helps
-             for t in re.findall(r"doublecheck docs (?!doublecheck\b)([a-z][a-z0-9-]*)", " ".join(text.split()))}
+    topic_named = re.compile(r"doublecheck docs (?!doublecheck\b)([a-z][a-z0-9-]*)")
+    named = {t for text in helps for t in topic_named.findall(" ".join(text.split()))}
     assert {"protocol", "harness"} <= named and named - {"TOPIC"} <= topics
     assert not [text for text in helps if re.search(r"\bdocs/[\w-]+\.md", text)]
     page = run(["doublecheck", "docs", "protocol"], cwd, env=env)
