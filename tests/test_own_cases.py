@@ -82,6 +82,14 @@ def test_bad_options_are_clear_errors(tmp_path, capsys, argv, code):
     assert not (tmp_path / "t").exists()
 
 
+def test_new_vectors_never_go_into_the_installed_tree(capsys):
+    from doublecheck.casefiles import CASES_DIR
+    before = sorted(CASES_DIR.rglob("*.json"))
+    status, _, err = cli(capsys, "generate", "--seed", "1", "--count", "1")
+    assert status == 2 and err.startswith("error: usage: ") and "--cases-dir DIR" in err
+    assert sorted(CASES_DIR.rglob("*.json")) == before
+
+
 def test_a_wrong_user_case_is_doubted_before_the_engine_is_blamed(tmp_path, capsys):
     tree = tmp_path / "mine"
     cli(capsys, "generate", "--cases-dir", str(tree), "--depth", "3", "--fen", FEN)

@@ -593,6 +593,9 @@ def _generate(args) -> int:
     if own and (args.check or args.deep):
         raise UsageError("--seed, --count, --depth and --fen make new vectors: "
                          "not with --check or --deep", "doublecheck generate")
+    if own and os.path.realpath(args.cases_dir) == os.path.realpath(CASES_DIR):
+        raise UsageError("new vectors go into a case tree of your own: give --cases-dir DIR "
+                         "(the installed tree is left as it is)", "doublecheck generate")
     if own:
         return generate_own(args.cases_dir, OwnOptions(variant=args.variant or "chess", **own))
     return generate_command(args.cases_dir, args.variant, args.check, quiet=args.quiet,
