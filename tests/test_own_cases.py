@@ -105,6 +105,8 @@ def test_a_wrong_user_case_is_doubted_before_the_engine_is_blamed(tmp_path, caps
                        "doublecheck.adapters.python_chess_adapter:PythonChessAdapter")
     assert code == 1 and out.index(CASE_DOUBT) < out.index("divide e2e3: expected")
     assert "disagree" not in out.replace(CASE_DOUBT, "")
+    code, out, _ = cli(capsys, "run", "--cases-dir", str(tree), "--quiet", "--format", "markdown")
+    assert f"{CASE_DOUBT}; divide" in out   # the one-line summary says it first too
 
 
 def test_a_built_in_case_is_never_doubted():

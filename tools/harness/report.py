@@ -18,7 +18,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
-from doublecheck.harness.compare import short_diff
+from doublecheck.harness.compare import CASE_DOUBT, short_diff
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
 XFAIL_OUTCOMES = ("xfailed", "xpassed")
@@ -79,6 +79,8 @@ def headline(result) -> str:
     """One line saying what went wrong (or why the case was skipped): the short diff of a
     failure, the kind and message of an error, else the first line."""
     short = short_diff(result.diff) if result.outcome in ("failed", "xfailed") else ""
+    if short and result.lines[:1] == [CASE_DOUBT]:   # said first wherever the case is summed up
+        return f"{CASE_DOUBT}; {short}"
     if short:
         return short
     if result.problem and result.outcome in ("error", "xfailed"):

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from doublecheck.casefiles import CASES_DIR, check_cases_dir, load_cases, schema, select, select_tier
 from doublecheck.harness import report as reports
-from doublecheck.harness.compare import DIFF_ITEMS, SanNamer, diff_lines, difference
+from doublecheck.harness.compare import CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
 from doublecheck.harness.protocol import response_problems
 from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
@@ -257,9 +257,6 @@ def _judge(case, engine, drill, timeout) -> Result:
 
 
 # --- a case that may be wrong ------------------------------------------------
-
-CASE_DOUBT = "the oracle also disagrees with this case: the case may be wrong"
-
 
 def _built_in(case) -> bool:
     """Whether the case comes with doublecheck (checked against the oracle by its own tests)."""
