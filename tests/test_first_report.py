@@ -120,3 +120,15 @@ def test_the_cases_a_node_limit_leaves_out_share_one_line():
     assert report._skips(skipped) == [
         "4 cases: expects more nodes than --max-nodes 20000 (first: chess/p/30000)"]
     assert report._skips(skipped[:1]) == ["chess/p/30000: expects 30000 nodes, more than --max-nodes 20000"]
+
+
+def test_quick_keeps_the_mutant_checks_bound_and_a_case_of_every_rule_in_every_variant():
+    """docs/harness.md promises that --quick leaves out depth, not coverage: it is the bound
+    under which `doublecheck mutants` kills every mutant, and every rule keeps a case."""
+    from doublecheck.authoring.mutants.kill import DEFAULT_MAX_NODES
+    from doublecheck.harness.runner import expected_nodes
+    assert QUICK_MAX_NODES == DEFAULT_MAX_NODES
+    cases = select_tier(load_cases(CASES_DIR)[0])
+    everywhere = {(rule, c.variant) for c in cases for rule in c.rules}
+    quick = {(rule, c.variant) for c in cases if expected_nodes(c) <= QUICK_MAX_NODES for rule in c.rules}
+    assert quick == everywhere
