@@ -70,4 +70,4 @@ def test_the_live_line_shortens_everything_else_before_the_case_name():
     for width in (79, 60, len(name)):
         text = progress.fitted(width)
         assert len(text) <= width and name in text
-    assert progress.fitted(30) == "…" + name[-29:]
+    assert progress.fitted(30) == "..." + name[-27:]

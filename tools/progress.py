@@ -112,7 +112,7 @@ class Progress:
         for text in forms:
             if len(text) <= width:
                 return text
-        return "…" + forms[-1][-(width - 1):]
+        return "..." + forms[-1][-(width - 3):]   # ASCII: any terminal encoding shows it
 
     def _short_forms(self) -> list[str]:
         """Ever shorter lines: the longest-running item only, then bare counts, then the name."""
