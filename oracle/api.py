@@ -45,7 +45,7 @@ def split_tokens(moves):
         raise RulesError(INVALID_REQUEST, "'moves' must be a list of move strings")
     if len(moves) > MAX_MOVES:
         raise RulesError(INVALID_REQUEST, f"'moves' holds {len(moves)} items; at most {MAX_MOVES} "
-                                          f"are allowed (docs/protocol.md, Limits)")
+                                          f"are allowed (doublecheck docs protocol, \"Limits\")")
     tokens = []
     for item in moves:
         if len(item) > MAX_MOVE_TEXT:

@@ -14,6 +14,9 @@ INVALID_REQUEST = "invalid-request"
 UNSUPPORTED = "unsupported"
 FIGURES_NOT_FOUND = "figures-not-found"   # the chess figure drawings are missing: a damaged install
 
+# Command-line only (never in a protocol answer)
+UNKNOWN_TOPIC = "unknown-topic"   # `doublecheck docs NAME`: no such page or schema
+
 QUOTE_LIMIT = 200   # characters of an offending input a message shows
 
 

@@ -87,7 +87,7 @@ def check_cases_dir(cases_dir, need_cases: bool = True) -> Path:
     path = Path(cases_dir)
     if not path.is_dir():
         what = "does not exist" if not path.exists() else "is not a directory"
-        hint = " (the installed package is damaged: reinstall doublecheck)" \
+        hint = " (the installed package is damaged: reinstall doublecheck-chess)" \
             if path == CASES_DIR else ""
         raise DataError(CASES_NOT_FOUND, f"the case tree {path} {what}{hint}")
     if need_cases and not any(path.glob("*/*.json")):
@@ -105,7 +105,7 @@ def schema(name: str) -> dict:
         Draft202012Validator.check_schema(data)
     except FileNotFoundError:
         raise DataError(SCHEMA_UNUSABLE, f"the schema {path} is missing "
-                                         f"(the installed package is damaged: reinstall doublecheck)") from None
+                                         f"(the installed package is damaged: reinstall doublecheck-chess)") from None
     except Exception as e:
         raise DataError(SCHEMA_UNUSABLE, f"the schema {path} cannot be used: "
                                          f"{type(e).__name__}: {clip(str(e), 240)}") from None
@@ -143,6 +143,13 @@ def warn_on_stderr(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
 
+def catalogue_dir(cases_dir: Path) -> Path:
+    """The rule catalogue a case tree uses: its own ``rules/`` folder, or, for a tree without
+    one (a user's vectors, written by ``doublecheck generate --cases-dir``), the installed one."""
+    own = cases_dir / RULES_GROUP_DIR
+    return own if own.exists() else CASES_DIR / RULES_GROUP_DIR
+
+
 def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict], list[str]]:
     """All catalogue rules by id, and the problems found while loading them.
 
@@ -152,9 +159,10 @@ def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict
     rules: dict[str, dict] = {}
     defined_in: dict[str, Path] = {}
     validator = _validator("rules.schema.json", problems)
-    files = _regular_files((cases_dir / RULES_GROUP_DIR).glob("*.json"), cases_dir, warn)
+    catalogue = catalogue_dir(cases_dir)
+    files = _regular_files(catalogue.glob("*.json"), catalogue.parent, warn)
     if not files:
-        problems.append(f"{_show(cases_dir / RULES_GROUP_DIR, cases_dir)}: no rule catalogue files")
+        problems.append(f"{_show(catalogue, catalogue.parent)}: no rule catalogue files")
     shared, untested = [], []
     for path in files:
         where = _show(path, cases_dir)
@@ -307,11 +315,10 @@ def select(cases, variant=None, rule=None, pattern=None) -> list[Case]:
 
 
 def select_tier(cases, deep: bool = False, max_nodes: int | None = None) -> list[Case]:
-    """The cases a run takes by tier: all with ``deep``; otherwise the default
-    tier, plus the deep cases expecting at most ``max_nodes`` nodes when a
-    limit is given (raising --max-nodes far enough lets them in)."""
-    return [c for c in cases if deep or c.tier != "deep"
-            or (max_nodes is not None and c.nodes is not None and c.nodes <= max_nodes)]
+    """The cases a run takes by tier: all with ``deep``, otherwise the default tier only.
+    ``max_nodes`` (--max-nodes, --quick) only ever leaves cases out, so a quicker run never
+    runs a case the default run does not; it is accepted here for the callers that pass it."""
+    return [c for c in cases if deep or c.tier != "deep"]
 
 
 def _show(path: Path, cases_dir: Path) -> str:
@@ -365,7 +372,7 @@ def read_data_text(path: Path) -> str:
         raise UnreadableFile(f"cannot read: {e.strerror or e}") from None
     if len(data) > MAX_DATA_FILE_BYTES:
         raise UnreadableFile(f"larger than {MAX_DATA_FILE_BYTES // (1024 * 1024)} MiB, the limit "
-                             f"for a data file (docs/protocol.md, Limits)")
+                             f"for a data file (doublecheck docs protocol, \"Limits\")")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:

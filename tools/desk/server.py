@@ -360,7 +360,7 @@ def desk_command(args) -> int:
     if not server.loopback_only:
         print(f"warning: listening on {args.host}, not on loopback only: anyone who can reach "
               f"this machine on port {server.server_address[1]} can use the desk (it has no "
-              f"login; see docs/desk.md)", file=sys.stderr)
+              f"login; see: doublecheck docs desk)", file=sys.stderr)
     print(f"doublecheck desk: {url}   (Ctrl-C stops it)", flush=True)
     if args.open:
         import webbrowser

@@ -39,6 +39,9 @@ LIST_LIMIT = 40    # moves shown in one missing/extra line of the text report
 DIFF_ITEMS = 200   # moves kept in one missing/extra list of the structured difference
 SHORT_ITEMS = 5    # moves named in the one-line summary
 SHORT_LIMIT = 300  # characters of the one-line summary
+# The first line of a failure whose case the built-in oracle does not answer as expected either
+# (a case of a user's own tree; runner.oracle_doubt)
+CASE_DOUBT = "the oracle also disagrees with this case: the case may be wrong"
 
 
 def compare(variant: str, expect: dict, answer: dict, request: dict | None = None) -> list[str]:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
-from doublecheck.harness.compare import short_diff
+from doublecheck.harness.compare import CASE_DOUBT, short_diff
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
 XFAIL_OUTCOMES = ("xfailed", "xpassed")
@@ -78,6 +79,8 @@ def headline(result) -> str:
     """One line saying what went wrong (or why the case was skipped): the short diff of a
     failure, the kind and message of an error, else the first line."""
     short = short_diff(result.diff) if result.outcome in ("failed", "xfailed") else ""
+    if short and result.lines[:1] == [CASE_DOUBT]:   # said first wherever the case is summed up
+        return f"{CASE_DOUBT}; {short}"
     if short:
         return short
     if result.problem and result.outcome in ("error", "xfailed"):
@@ -109,18 +112,32 @@ def shown(path) -> str:
         return str(path)
 
 
+def in_tree(path) -> str:
+    """A case file's path within its case tree (``chess/castling.json``), the same wherever
+    the tree is installed."""
+    return "/".join(Path(path).parts[-2:])
+
+
+def _skip_kind(reason: str) -> str:
+    """A skip reason without the case's own numbers, so that the perft cases a node limit
+    leaves out share one line however many there are."""
+    return re.sub(r"^expects \d+ nodes, more than (--max-nodes \d+)$", r"expects more nodes than \1",
+                  reason)
+
+
 def _skips(results) -> list[str]:
     """One line per skipped case, or one per reason when many cases share it."""
     by_reason = {}
     for r in results:
         if r.outcome == "skipped":
-            by_reason.setdefault(r.lines[0] if r.lines else "", []).append(r.case.id)
+            reason = r.lines[0] if r.lines else ""
+            by_reason.setdefault(_skip_kind(reason), []).append((r.case.id, reason))
     lines = []
-    for reason, ids in by_reason.items():
-        if len(ids) > GROUP_SKIPS:
-            lines.append(f"{len(ids)} cases: {reason} (first: {ids[0]})")
+    for kind, skipped in by_reason.items():
+        if len(skipped) > GROUP_SKIPS:
+            lines.append(f"{len(skipped)} cases: {kind} (first: {skipped[0][0]})")
         else:
-            lines += [f"{i}: {reason}" for i in ids]
+            lines += [f"{i}: {reason}" for i, reason in skipped]
     return lines
 
 
@@ -152,16 +169,40 @@ def text(run, out) -> None:
         for r in xfailed:
             p(f"  {r.case.id} ({r.actual}): {r.reason}")
     for r in run.results:
-        if r.outcome in ("failed", "error", "xpassed"):
+        if r.outcome in ("failed", "error", "xpassed") and not not_run(r):
             p()
             p(describe(r))
+    unsent = not_run_lines(run.results)
+    if unsent:
+        p()
+        p("Not run:")
+        for line in unsent:
+            p(f"  {line}")
     if run.problems:
         p()
         p(f"Problems in the case files ({len(run.problems)}):")
         for problem in run.problems:
             p(f"  {problem}")
+    for hint in getattr(run, "hints", ()):
+        p()
+        p(hint)
     p()
     p(verdict(run))
+
+
+def not_run(result) -> bool:
+    """A case never sent (the engine had been given up on): summarised, not described."""
+    return result.outcome == "error" and bool(result.problem) and result.problem["kind"] == "not-run"
+
+
+def not_run_lines(results) -> list[str]:
+    """One line per variant and reason for the cases never sent, however many there are."""
+    groups = {}
+    for r in results:
+        if not_run(r):
+            groups.setdefault((r.case.variant, r.problem["message"]), []).append(r.case.id)
+    return [f"{variant}: {len(ids)} case{'s' if len(ids) > 1 else ''} {why} (first: {ids[0]})"
+            for (variant, why), ids in groups.items()]
 
 
 def markdown(run, out) -> None:
@@ -178,7 +219,7 @@ def markdown(run, out) -> None:
     total = Counter(r.outcome for r in run.results)
     for variant, op, counts, seconds in table(run) + [("**all**", "", total, run.seconds)]:
         p(f"| {variant} | {op} | " + " | ".join(str(counts[o]) for o in cols) + f" | {seconds:.1f} |")
-    bad = [r for r in run.results if r.outcome in ("failed", "error", "xpassed")]
+    bad = [r for r in run.results if r.outcome in ("failed", "error", "xpassed") and not not_run(r)]
     if bad:
         p()
         p(f"### Failures ({len(bad)})")
@@ -195,6 +236,16 @@ def markdown(run, out) -> None:
         if len(bad) > MARKDOWN_DETAILS:
             p()
             p(f"... and {len(bad) - MARKDOWN_DETAILS} more; see the full report.")
+    unsent = not_run_lines(run.results)
+    if unsent:
+        p()
+        p("### Not run")
+        p()
+        for line in unsent:
+            p(f"- {_md(line)}")
+    for hint in getattr(run, "hints", ()):
+        p()
+        p(_md(hint))
     skips = _skips(run.results)
     if skips:
         p()
@@ -312,7 +363,7 @@ def junit(run) -> str:
         for r in results:
             case = ET.SubElement(suite, "testcase", name=r.case.id,
                                  classname=f"{r.case.variant}.{r.case.topic}",
-                                 file=shown(r.case.path), time=f"{r.seconds:.3f}")
+                                 file=in_tree(r.case.path), time=f"{r.seconds:.3f}")
             first = _xml_safe(headline(r))
             body = _xml_safe(describe(r))
             if r.outcome == "failed":

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from doublecheck.casefiles import CASES_DIR, check_cases_dir, load_cases, schema, select, select_tier
 from doublecheck.harness import report as reports
-from doublecheck.harness.compare import DIFF_ITEMS, SanNamer, diff_lines, difference
+from doublecheck.harness.compare import CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
 from doublecheck.harness.protocol import response_problems
 from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
@@ -43,7 +43,16 @@ from doublecheck.progress import Progress
 GIVE_UP = 5            # crashes or timeouts in a row after which an engine gets no more cases
 TIMEOUT = 10.0         # seconds per request (--timeout), before a perft case's share
 SLOW_RATE = 20_000     # perft nodes per second a slow engine manages; perft limits allow for it
-QUICK_MAX_NODES = 200_000  # --quick: perft cases expecting more nodes are skipped
+# Turn perft counts whole turns: each node is one to two moves played plus the legality of the
+# pair, and the python-chess adapter counts about 20,000 a second where it counts 150,000-250,000
+# move nodes (marseillais-classic/generated-perft/start-turns-2: 196,646 turns in 9.7 s on a
+# loaded 2-core machine).  A slow engine gets a tenth of SLOW_RATE for them.
+SLOW_TURN_RATE = 2_000
+# --quick: perft cases expecting more nodes are skipped.  The bound of the mutant check
+# (`doublecheck mutants`, default --max-nodes 20000), under which every mutant is killed and every
+# rule keeps a case in every variant; the chess cases under it total about 61,000 nodes, so a
+# slow engine (10,000 nodes a second) has its first report within a minute.
+QUICK_MAX_NODES = 20_000
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -104,6 +113,7 @@ class Run:
     timeout: float | None = TIMEOUT
     xfail_file: str | None = None
     stale_xfail: list[str] = field(default_factory=list)  # listed ids that no case has
+    hints: list[str] = field(default_factory=list)        # advice printed above the verdict
 
     @property
     def xfail_used(self) -> bool:
@@ -143,12 +153,17 @@ def expected_nodes(case) -> int:
     return case.expect.get("nodes", sum(case.expect.get("divide", {}).values()))
 
 
+def slow_rate(case) -> int:
+    """The perft nodes per second a slow engine manages on this case (turns cost more)."""
+    return SLOW_TURN_RATE if case.request.get("turns") else SLOW_RATE
+
+
 def time_limit(case, base: float | None) -> float | None:
-    """Seconds a case's request may take: ``base``, plus ``expected nodes / SLOW_RATE`` for
+    """Seconds a case's request may take: ``base``, plus ``expected nodes / slow_rate`` for
     perft (a case expecting 4,865,609 nodes gets 10 + 243 s by default); None: no limit."""
     if base is None:
         return None
-    return base + expected_nodes(case) / SLOW_RATE
+    return base + expected_nodes(case) / slow_rate(case)
 
 
 def timeout_hint(case, base: float | None) -> str:
@@ -156,7 +171,7 @@ def timeout_hint(case, base: float | None) -> str:
     nodes = expected_nodes(case)
     if nodes:
         return (f"this case expects {nodes} perft nodes, so its limit was {time_limit(case, base):g} s "
-                f"(--timeout {base:g} plus {nodes} / {SLOW_RATE} nodes per second); allow more with "
+                f"(--timeout {base:g} plus {nodes} / {slow_rate(case)} nodes per second); allow more with "
                 "--timeout SECONDS (0: no limit), or leave large perft cases out with --max-nodes N")
     return (f"the limit for this request is --timeout {base:g} s; allow more with --timeout SECONDS "
             "(0: no limit)")
@@ -233,10 +248,36 @@ def _judge(case, engine, drill, timeout) -> Result:
     except Exception as e:
         return _error(case, "harness-error",
                       [f"could not compare the answer: {type(e).__name__}: {e}"], **kept)
-    if diff and drill and op == "perft" and answer["ok"] and "error" not in case.expect \
+    doubt = oracle_doubt(case, engine, answer, limit) if diff else None
+    if diff and drill and not doubt and op == "perft" and answer["ok"] and "error" not in case.expect \
             and case.request.get("depth", 0) >= 1:
         diff["drill_down"] = drill_down(case, engine, timeout=limit)
-    return Result(case, "failed" if diff else "passed", diff_lines(diff), diff=diff, **kept)
+    lines = ([doubt] if doubt else []) + diff_lines(diff)
+    return Result(case, "failed" if diff else "passed", lines, diff=diff, **kept)
+
+
+# --- a case that may be wrong ------------------------------------------------
+
+def _built_in(case) -> bool:
+    """Whether the case comes with doublecheck (checked against the oracle by its own tests)."""
+    return Path(case.path).resolve().is_relative_to(CASES_DIR.resolve())
+
+
+def oracle_doubt(case, engine, answer, limit) -> str | None:
+    """For a failed case of a user's own tree: CASE_DOUBT when the built-in oracle does not
+    give the expected answer either (said before anything blames the engine), else None."""
+    if _built_in(case):
+        return None
+    if not isinstance(engine, OracleEngine):
+        try:
+            answer = _reference().request(dict(case.request), timeout=limit)
+        except Exception as e:   # the oracle cannot say in time: no verdict on the case
+            return f"(the oracle could not check this case: {type(e).__name__}: {e})"
+    try:
+        wrong = difference(case.variant, case.expect, answer, case.request)
+    except Exception:
+        return None
+    return CASE_DOUBT if wrong else None
 
 
 # --- perft drill-down -------------------------------------------------------
@@ -464,7 +505,7 @@ def run_command(options: RunOptions | None = None, engine=None, spec: EngineSpec
                 out=None, err=None) -> int:
     """``doublecheck run``: load, select, run, report; returns the exit code.
 
-    Deep-tier cases run only with ``deep`` (or when within ``max_nodes``).
+    Deep-tier cases run only with ``deep``; ``max_nodes`` only leaves cases out.
 
     ``engine`` is a ready engine (tests); otherwise ``spec`` says what to start
     (the oracle by default). Reports are written even when the run is
@@ -555,7 +596,8 @@ def _execute(options, chosen, engine, spec, err) -> Run:
             if len(workers) > 1:
                 results, interrupted = _parallel(chosen, workers)
             else:
-                results, interrupted = _sequential(chosen, workers[0])
+                results, interrupted = _in_case_order(chosen, _sequential(cheap_first(chosen),
+                                                                          workers[0]))
     finally:
         _restore_sigterm(previous)
         for e in engines:
@@ -564,9 +606,46 @@ def _execute(options, chosen, engine, spec, err) -> Run:
             except Exception:
                 pass
     name = engines[0].name
-    return Run(results, [], name, spec.describe() if engine is None else name, claims=claims,
-               selected=len(chosen), interrupted=interrupted, seconds=time.perf_counter() - clock,
-               started=started, jobs=len(engines), timeout=options.timeout)
+    run = Run(results, [], name, spec.describe() if engine is None else name, claims=claims,
+              selected=len(chosen), interrupted=interrupted, seconds=time.perf_counter() - clock,
+              started=started, jobs=len(engines), timeout=options.timeout)
+    run.hints = speed_hints(run, options.max_nodes)
+    return run
+
+
+# --- a first report soon ------------------------------------------------------
+
+SLOW_RUN = 60.0   # seconds after which a run that could be quicker says how
+
+
+def cheap_first(cases) -> list:
+    """The cases in the order to run them: every other request first (in case order), then the
+    perft counts from the smallest to the largest, so a slow engine shows its first failures
+    in seconds and the big counts come last."""
+    return sorted(cases, key=expected_nodes)   # stable: equal costs keep the case order
+
+
+def _in_case_order(cases, outcome):
+    """(results in the order of ``cases``, interrupted) from a run made in another order."""
+    results, interrupted = outcome
+    place = {id(case): i for i, case in enumerate(cases)}
+    return sorted(results, key=lambda r: place[id(r.case)]), interrupted
+
+
+def speed_hints(run, max_nodes) -> list[str]:
+    """A hint naming --quick and --max-nodes when perft cases timed out or the run was slow,
+    unless the run already left the large counts out."""
+    if max_nodes is not None and max_nodes <= QUICK_MAX_NODES:
+        return []
+    late = [r for r in run.results if r.problem and r.problem["kind"] == "timeout"
+            and expected_nodes(r.case)]
+    if not late and run.seconds < SLOW_RUN:
+        return []
+    why = (f"{len(late)} perft case{'s' if len(late) > 1 else ''} timed out" if late
+           else f"this run took {run.seconds:.0f} s")
+    return [f"hint: {why}. For a first report in about a minute, run with --quick (every case "
+            f"but the perft counts above {QUICK_MAX_NODES} nodes), or choose a limit with "
+            "--max-nodes N; then run everything once the quick run passes."]
 
 
 def _write_reports(run, options, xfail, code, err) -> int:

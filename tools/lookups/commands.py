@@ -107,21 +107,16 @@ def rules_command(args) -> int:
     catalogue, problems = load_rules(cases_dir)
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
-    if args.matrix or args.variant:
+    if args.matrix:
         return _matrix(args, cases_dir, catalogue, problems)
+    _known_variants(args.variant, catalogue)
     if args.id is None:
-        if args.json:
-            print(json.dumps({"rules": list(catalogue.values())}))
-        else:
-            w = max((len(i) for i in catalogue), default=0)
-            for rule_id, rule in catalogue.items():
-                print(f"{rule_id:<{w}}  {rule.get('title', '')}")
-        return 0
+        return _rule_list(args, catalogue)
     rule = catalogue.get(args.id)
     if rule is None:
         raise DataError("unknown-rule", f"no rule with id '{args.id}' in {args.cases_dir}")
     cases, _ = load_cases(cases_dir)
-    cited = [c.id for c in cases if args.id in c.rules]
+    cited = [c.id for c in cases if args.id in c.rules and (not args.variant or c.variant in args.variant)]
     if args.json:
         print(json.dumps({"rule": rule, "cases": cited}))
         return 0
@@ -139,15 +134,41 @@ def rules_command(args) -> int:
     return 0
 
 
-def _matrix(args, cases_dir, catalogue, shown) -> int:
-    """rules --matrix: exit 0 when every cell the catalogue does not justify has cases, else 1."""
-    if args.id is not None or not args.matrix:
-        raise UsageError("--matrix shows every rule; give either a rule id or --matrix "
-                         "(--variant goes with --matrix)", "doublecheck rules")
-    unknown = [v for v in args.variant or [] if v not in matrix.variant_order(catalogue)]
+def _known_variants(chosen, catalogue) -> None:
+    """RulesError(unknown-variant) for a --variant the catalogue does not name."""
+    unknown = [v for v in chosen or [] if v not in matrix.variant_order(catalogue)]
     if unknown:
         raise RulesError(UNKNOWN_VARIANT, f"unknown variant {unknown[0]!r}; the catalogue names "
                                           f"{', '.join(matrix.variant_order(catalogue))}")
+
+
+def _rule_list(args, catalogue) -> int:
+    """Every rule (of the --variant ones, if given): id, title and the variants it belongs to."""
+    every = matrix.variant_order(catalogue)
+    rules = {rid: rule for rid, rule in catalogue.items()
+             if not args.variant or set(args.variant) & set(rule.get("variants", []))}
+    if args.json:
+        print(json.dumps({"rules": list(rules.values())}))
+        return 0
+    w = max((len(i) for i in rules), default=0)
+    t = max((len(rule.get("title", "")) for rule in rules.values()), default=0)
+    for rule_id, rule in rules.items():
+        print(f"{rule_id:<{w}}  {rule.get('title', ''):<{t}}  [{_variants_of(rule, every)}]")
+    return 0
+
+
+def _variants_of(rule, every) -> str:
+    """The variants a rule belongs to, in catalogue order ("all" when it is every one)."""
+    mine = [v for v in every if v in rule.get("variants", [])]
+    return "all variants" if mine == every else ", ".join(mine)
+
+
+def _matrix(args, cases_dir, catalogue, shown) -> int:
+    """rules --matrix: exit 0 when every cell the catalogue does not justify has cases, else 1."""
+    if args.id is not None:
+        raise UsageError("--matrix shows every rule; give either a rule id or --matrix",
+                         "doublecheck rules")
+    _known_variants(args.variant, catalogue)
     cases, problems = load_cases(cases_dir)
     for problem in problems:
         if problem not in shown:     # the catalogue's own problems were printed already

@@ -153,7 +153,7 @@ def build(catalogue: dict, cases, variants=None) -> Matrix:
         for comp in rule.get("components", []):
             if comp not in known or family(comp) == COLOUR:
                 m.problems.append(f"rule {rid}: component {comp!r} is not one a case can cover "
-                                  f"(see the 'component' list in schemas/case-file.schema.json)")
+                                  f"(see the 'component' list in: doublecheck docs --schema case-file)")
                 continue
             for v in applies:
                 if v not in reasons and v not in required.setdefault(comp, []):

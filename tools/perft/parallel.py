@@ -100,7 +100,7 @@ class LocalProcesses:
 
 
 class DaskCluster:
-    """The workers of a running Dask scheduler (``pip install 'doublecheck[cluster]'``)."""
+    """The workers of a running Dask scheduler (``pip install 'doublecheck-chess[cluster]'``)."""
 
     def __init__(self, address: str, timeout: float | None = None):
         timeout = CONNECT_TIMEOUT if timeout is None else timeout
@@ -108,7 +108,7 @@ class DaskCluster:
             from distributed import Client
         except ImportError:
             raise PerftError("cluster-unavailable", "--scheduler needs dask.distributed; install it "
-                                                    "with: pip install 'doublecheck[cluster]'") from None
+                                                    "with: pip install 'doublecheck-chess[cluster]'") from None
         try:
             self.client = Client(address, timeout=timeout, set_as_default=False)
         except Exception as e:  # OSError, TimeoutError, a bad address: all mean "no cluster there"

@@ -10,8 +10,12 @@ from doublecheck.oracle import api
 
 
 class Kit:
-    def __init__(self, variant: str, source: str, generator: str):
+    def __init__(self, variant: str, source: str, generator: str,
+                 perft_topic: str = "generated-perft", playouts_topic: str = "generated-playouts"):
+        """``*_topic``: the case-file topics the case ids go under (``generate --seed`` writes
+        both kinds into one file of its own)."""
         self.variant, self.source, self.generator = variant, source, generator
+        self.perft_topic, self.playouts_topic = perft_topic, playouts_topic
 
     def ask(self, **request) -> dict:
         """The oracle's answer to a request about this variant."""
@@ -43,7 +47,7 @@ class Kit:
                     expect["divide"] = dict(sorted(result["divide"].items()))
                 unit = "turn" if turns else "move"
                 cases.append(self.case(
-                    f"{self.variant}/generated-perft/{slug}-{unit}s-{depth}", rules_for(fen),
+                    f"{self.variant}/{self.perft_topic}/{slug}-{unit}s-{depth}", rules_for(fen),
                     f"{unit} perft {depth}{' with divide' if divide else ''} from {what}",
                     request, expect))
         return cases
@@ -54,7 +58,7 @@ class Kit:
         legal moves, the legal second moves of the next turn when it has two, and the
         game's shortest full list of legal turns."""
         origin = origin or {}
-        prefix = f"{self.variant}/generated-playouts/game-{game}"
+        prefix = f"{self.variant}/{self.playouts_topic}/game-{game}"
         cases, listed = [], None  # listed: (turns, n), the shortest turn list of the game
         for n in range(every, len(line) + 1, every):
             played = line[:n]
@@ -91,6 +95,6 @@ class Kit:
         origin = origin or {}
         result = self.ask(op="play", **origin, moves=line)
         return self.case(
-            f"{self.variant}/generated-playouts/game-{game}-play", rules,
+            f"{self.variant}/{self.playouts_topic}/game-{game}-play", rules,
             f"FEN and status after the {len(line)} turns of random game {game}",
             {"op": "play", **origin, "moves": line}, {"fen": result["fen"], "status": result["status"]})
