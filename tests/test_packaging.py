@@ -356,3 +356,36 @@ def test_an_adapter_next_to_its_own_tools_package(built, elsewhere):
                 "chess/castling"], repo, env=env)
     assert "ModuleNotFoundError" not in proc.stdout + proc.stderr
     assert proc.returncode in (0, 1) and re.search(r"\d+ passed", proc.stdout), proc.stderr
+
+
+# ------------------------------------------------ the pytest plugin and the Node.js example
+
+def test_the_pytest_plugin_from_the_installed_package(installed, elsewhere):
+    """An engine author's own pytest run picks the cases up through the installed entry point."""
+    cwd, env = elsewhere
+    proc = run([str(installed / "python"), "-m", "pip", "install", "--quiet",
+                "--disable-pip-version-check", "pytest"], cwd, env=env)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    proc = run([str(installed / "python"), "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                "--doublecheck-adapter",
+                "doublecheck.adapters.python_chess_adapter:PythonChessAdapter",
+                "--doublecheck-variant", "marseillais", "--doublecheck-quick"], cwd, env=env)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert re.search(r"^\d+ passed", proc.stdout, re.M) and "failed" not in proc.stdout
+
+
+def test_the_node_example_against_the_installed_package(elsewhere):
+    """examples/node-engine with the wheel's `doublecheck` (its packages from `npm ci`, which
+    .ci/run installs; outside CI the test is skipped with the reason when they are missing)."""
+    example = ROOT / "examples" / "node-engine"
+    if shutil.which("node") is None or not (example / "node_modules" / "chess.js").is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail("Node.js or the example's packages are missing; .ci/run must install them")
+        pytest.skip("node or examples/node-engine/node_modules is missing (npm ci there)")
+    cwd, env = elsewhere
+    engine = cwd / "node-engine"
+    shutil.copytree(example, engine)
+    proc = run(["doublecheck", "run", "--engine", "node engine.js", "--variant", "chess", "--quick"],
+               engine, env=env)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert re.search(r"^OK: \d+ passed, 0 failed, 0 errors", proc.stdout, re.M)
