@@ -35,7 +35,11 @@ class TooDeep(ValueError):
     """JSON text whose arrays and objects nest deeper than the limit."""
 
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# A string, or an unterminated one running to the end of the text: once a string has no
+# closing quote, no later quote can start one that has (each later quote is escaped in it),
+# so taking the rest of the text at once keeps the scan linear. Requiring the closing quote
+# made it quadratic: every escaped quote started a fresh scan to the end.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 _NOT_BRACKET = re.compile(r'[^\[\]{}]+')
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
