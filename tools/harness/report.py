@@ -17,6 +17,7 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
+from doublecheck.casefiles import UnreadableFile, read_data_text
 from doublecheck.harness.compare import short_diff
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
@@ -364,9 +365,9 @@ def read_xfail(path) -> tuple[dict, list[str]]:
     One entry per line: the case id, white space, then the reason (the rest
     of the line). Blank lines and lines starting with ``#`` are ignored.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+    try:  # bounded, and a FIFO or device is refused rather than waited on
+        text = read_data_text(Path(path))
+    except UnreadableFile as e:
         return {}, [f"cannot read the xfail file {path}: {e}"]
     entries, problems = {}, []
     for n, line in enumerate(text.splitlines(), 1):
