@@ -12,6 +12,7 @@ ILLEGAL_MOVE = "illegal-move"
 INVALID_MOVE_TEXT = "invalid-move-text"
 INVALID_REQUEST = "invalid-request"
 UNSUPPORTED = "unsupported"
+CANNOT_WRITE = "cannot-write"   # an output file the user named cannot be written (tools)
 
 QUOTE_LIMIT = 200   # characters of an offending input a message shows
 

@@ -11,14 +11,13 @@ docs/harness.md and in ``read_xfail``.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
 from doublecheck.casefiles import UnreadableFile, read_data_text
 from doublecheck.harness.compare import short_diff
+from doublecheck.harness.output import write_output
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
 XFAIL_OUTCOMES = ("xfailed", "xpassed")
@@ -414,24 +413,6 @@ def write_xfail(run, path, old: dict) -> None:
 
 
 def write_file(path, text: str) -> None:
-    """Write a whole file or nothing: a temporary file next to it, then a rename. The file gets
-    the mode any new file gets (0666 less the umask), not the temporary file's private 0600."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent if str(path.parent) else ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)  # reading the umask means setting it; put it straight back
-    os.umask(mask)
-    return mask
+    """Write a report file: whole or not at all, and never over a device, FIFO or link
+    (``doublecheck.harness.output``)."""
+    write_output(path, text)

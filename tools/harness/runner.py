@@ -583,7 +583,8 @@ def _write_reports(run, options, xfail, code, err) -> int:
             try:
                 write(run, path)
             except Exception as e:  # one unwritable report must not stop the others
-                print(f"error: cannot write {path}: {type(e).__name__}: {e}", file=err)
+                why = e if getattr(e, "code", None) else f"cannot write {path}: {type(e).__name__}: {e}"
+                print(f"error: {why}", file=err)
                 code = max(code, EXIT_USAGE) if code != EXIT_INTERRUPTED else code
     return code
 
