@@ -188,6 +188,7 @@ class SubprocessEngine:
         kwargs = {"max_line": max_line} if max_line else {}
         self.client = Client(argv, timeout=timeout, env=env, **kwargs)
         self.name = argv[0]
+        self.last_id = None   # the protocol id of the last request answered
 
     def hello(self) -> dict:
         claims = check_claims(dict(self.client.hello()), self.command)
@@ -197,7 +198,13 @@ class SubprocessEngine:
         return claims
 
     def request(self, req: dict, timeout: float | None = None) -> dict:
-        answer = self.client.call(req, timeout)
+        previous, self.last_id = self.last_id, None
+        try:
+            answer = self.client.call(req, timeout)
+        except EngineFailure as e:  # stray output after our last answer: that answer is in doubt
+            e.doubts_previous = previous is not None and getattr(e, "doubts", None) == previous
+            raise
+        self.last_id = self.client.last_id
         answer.pop("id", None)
         if answer["ok"] is False and isinstance(answer.get("error"), dict) \
                 and answer["error"].get("code") == BUDGET_EXCEEDED:
@@ -210,6 +217,11 @@ class SubprocessEngine:
 
     def close(self) -> None:
         self.client.close()
+
+    def trailing_output(self) -> bytes:
+        """Close the engine; the output it wrote that answered nothing (an extra line)."""
+        self.client.close()
+        return self.client.process.trailing
 
 
 def load_adapter(spec: str):

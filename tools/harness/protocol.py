@@ -32,6 +32,7 @@ from doublecheck.casefiles import schema as packaged_schema
 from doublecheck.harness.deadline import Deadline
 from doublecheck.harness.process import (MAX_LINE, EngineFailure, HelloError, LineProcess, clip,
                                          size)
+from doublecheck.limits import loads
 from doublecheck.oracle.api import OPS
 
 __all__ = ["VERSIONS", "MAX_LINE", "HELLO_TIMEOUT", "BUDGET_EXCEEDED", "EngineFailure", "HelloError", "Client",
@@ -155,6 +156,18 @@ def _plain_request(request: dict) -> bool:
 
 # --- the subprocess client --------------------------------------------------
 
+def _not_json(constant: str):
+    raise ValueError(f"{constant} is not JSON; the protocol is strict JSON (RFC 8259)")
+
+
+def _shown(raw: bytes) -> str:
+    return repr(clip(raw.decode("utf-8", "replace"), 200))
+
+
+def _shown_id(answer: dict) -> str:
+    return clip(repr(answer.get("id")), 60)
+
+
 class Client:
     """One engine process, started on demand and restarted after it breaks."""
 
@@ -169,6 +182,7 @@ class Client:
         self.hello_answer = None  # the first hello's answer, kept for reports
         self.starts = 0
         self._next_id = 0
+        self.last_id = None   # the id of the last answer taken from this process (None: none yet)
 
     @property
     def proc(self):
@@ -199,11 +213,6 @@ class Client:
                 e.message = f"while restarting, at hello: {e.message}"
                 e.restarted = False
                 raise
-        stray = self.process.unread()
-        if stray:
-            text = clip(stray.decode("utf-8", "replace").strip(), 200)
-            raise self.process.failure("protocol-error", "before this request the engine had "
-                                       f"written output nobody asked for: {text!r}")
         rid = self._new_id()
         limit = self.timeout if timeout is None else timeout
         return self._exchange({**request, "id": rid}, rid, Deadline(limit))
@@ -224,6 +233,7 @@ class Client:
 
     def _start(self):
         self.process.start()
+        self.last_id = None
         self.starts += 1
         rid = self._new_id()
         wait = max(self.timeout, HELLO_TIMEOUT) if self.timeout else None
@@ -250,24 +260,65 @@ class Client:
             raise HelloError(f"after a restart the engine picked protocol {answer['protocol']!r}, "
                              f"not {self.hello_answer['protocol']!r} as before")
 
-    def _exchange(self, request: dict, rid, deadline: Deadline) -> dict:
+    def _exchange(self, request: dict, rid, deadline: Deadline, max_line: int | None = None) -> dict:
+        """Send ``request`` and read its answer. Output the engine wrote before the request
+        was sent (found just before sending, or while the request was being written, or a
+        second line already there with the answer) answers nothing: a protocol error naming
+        its id and this request's, which also puts the previous answer in doubt."""
+        self._refuse_early(self.process.unread(), rid)
         self.process.send(json.dumps(request), deadline)
-        raw = self.process.read_line(deadline)
-
-        def shown():
-            return repr(clip(raw.decode("utf-8", "replace"), 200))
-        try:
-            answer = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError) as e:
-            why = "nested too deeply" if isinstance(e, RecursionError) else str(e)
-            raise self.process.failure("protocol-error",
-                                       f"the answer is not a JSON object ({why}): {shown()}") from None
-        if not isinstance(answer, dict):
-            raise self.process.failure("protocol-error", f"the answer is not a JSON object: {shown()}")
+        self._refuse_early(self.process.buffered(), rid)
+        raw = self.process.read_line(deadline, max_line)
+        answer = self._parse(raw)
         if answer.get("id") != rid or isinstance(answer.get("id"), bool):
-            raise self.process.failure("protocol-error", f"the answer has id {answer.get('id')!r}, "
-                                       f"the request had id {rid!r}")
+            failure = self.process.failure("protocol-error", f"the answer has id {_shown_id(answer)}, "
+                                           f"{self._which(answer.get('id'), rid)}; the request had "
+                                           f"id {rid!r}")
+            failure.doubts = self.last_id   # out of step: its last answer may not have been one
+            raise failure
         if not isinstance(answer.get("ok"), bool):
-            raise EngineFailure("protocol-error", f"the answer has no boolean 'ok': {shown()}",
+            raise EngineFailure("protocol-error", f"the answer has no boolean 'ok': {_shown(raw)}",
                                 self.stderr_tail())
+        self._refuse_early(self.process.buffered(), rid, sent=True)
+        self.last_id = rid
         return answer
+
+    def _parse(self, raw: bytes) -> dict:
+        """One answer line as a JSON object: strict JSON (no NaN or Infinity, which the JSON
+        report could not carry) nested at most MAX_JSON_DEPTH deep; a protocol error if not."""
+        try:
+            answer = loads(raw.decode("utf-8"), parse_constant=_not_json)
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
+            why = "nested too deeply" if isinstance(e, RecursionError) else clip(str(e), 200)
+            raise self.process.failure("protocol-error",
+                                       f"the answer is not a JSON object ({why}): {_shown(raw)}") from None
+        if not isinstance(answer, dict):
+            raise self.process.failure("protocol-error", f"the answer is not a JSON object: {_shown(raw)}")
+        return answer
+
+    @staticmethod
+    def _which(got, rid, sent: bool = True) -> str:
+        """What the id ``got`` of a line read around request ``rid`` is."""
+        if type(got) is int and 0 < got < rid:
+            return f"the id of request {got}, already answered"
+        if got == rid:
+            return f"request {rid}'s id again" if sent else f"the id of request {rid}, not sent yet"
+        return "an id no request had"
+
+    def _refuse_early(self, early: bytes, rid, sent: bool = False) -> None:
+        """A protocol error for output that arrived before request ``rid`` was sent (``sent``:
+        a second line with its answer)."""
+        if not early:
+            return
+        first = early.split(b"\n", 1)[0]
+        try:
+            got = json.loads(first.decode("utf-8")).get("id")
+            what = f"an answer with id {clip(repr(got), 60)} ({self._which(got, rid, sent)})"
+        except (ValueError, AttributeError, RecursionError):
+            what = f"output {_shown(first)}"
+        when = (f"a second line with its answer to request {rid!r}" if sent
+                else f"before request {rid!r} was sent")
+        failure = self.process.failure("protocol-error", f"the engine wrote {when}: {what}; "
+                                       "output must answer a request already sent")
+        failure.doubts = self.last_id   # the engine writes lines nobody asked for: its last answer too
+        raise failure
