@@ -46,7 +46,7 @@ from doublecheck.adapter import EngineError
 from doublecheck.harness.deadline import TimeLimitExceeded, time_limit
 from doublecheck.harness.process import split_command
 from doublecheck.harness.protocol import (BUDGET_EXCEEDED, OPS, Client, EngineFailure, HelloError,
-                                          clip)
+                                          claim_problems, clip)
 from doublecheck.oracle import api
 
 __all__ = ["Engine", "EngineError", "EngineFailure", "HelloError", "OracleAdapter",
@@ -95,7 +95,9 @@ def check_claims(claims, who: str) -> dict:
     """The hello answer, checked for what the harness needs from it."""
     if not isinstance(claims, dict):
         raise HelloError(f"{who}: hello() must return a dict, not {type(claims).__name__}")
-    problems = []
+    problems = claim_problems(claims)
+    if problems:
+        raise HelloError(f"{who}: the hello answer is too large: " + "; ".join(problems))
     if not isinstance(claims.get("name"), str) or not claims.get("name"):
         problems.append("'name' must be a non-empty string")
     for key in ("variants", "ops"):

@@ -36,10 +36,13 @@ from doublecheck.limits import loads
 from doublecheck.oracle.api import OPS
 
 __all__ = ["VERSIONS", "MAX_LINE", "HELLO_TIMEOUT", "BUDGET_EXCEEDED", "EngineFailure", "HelloError", "Client",
-           "problems", "response_problems", "request_problems", "validator", "clip", "size", "OPS"]
+           "problems", "claim_problems", "response_problems", "request_problems", "validator", "clip", "size", "OPS"]
 
 VERSIONS = ("1",)          # the protocol versions this harness speaks, newest first
 HELLO_TIMEOUT = 10.0       # the first answer may take this long (engine start-up)
+MAX_HELLO_LINE = 64 * 1024  # bytes of the hello answer (the oracle's is under 300)
+MAX_CLAIMS = 64            # entries of its variants and of its ops (the suite has 7 and 6)
+MAX_NAME = 100             # characters of its name, and of each variant id and op name
 BUDGET_EXCEEDED = "budget-exceeded"  # the error code of a request stopped at the server's budget
 
 
@@ -70,6 +73,22 @@ def problems(kind: str, message) -> list[str]:
     for e in errors:
         where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e.path)
         out.append(f"{where}: {clip(e.message, 200)}")
+    return out
+
+
+def claim_problems(claims: dict) -> list[str]:
+    """What makes the claims of a hello answer too large to use (MAX_CLAIMS, MAX_NAME):
+    checked before the schema, whose check of a huge answer takes minutes."""
+    out = []
+    name = claims.get("name")
+    if isinstance(name, str) and len(name) > MAX_NAME:
+        out.append(f"$.name: {len(name)} characters; at most {MAX_NAME}")
+    for key in ("variants", "ops"):
+        value = claims.get(key)
+        if isinstance(value, list) and len(value) > MAX_CLAIMS:
+            out.append(f"$.{key}: {len(value)} entries; at most {MAX_CLAIMS}")
+        elif isinstance(value, list) and any(isinstance(v, str) and len(v) > MAX_NAME for v in value):
+            out.append(f"$.{key}: an entry longer than {MAX_NAME} characters")
     return out
 
 
@@ -238,13 +257,14 @@ class Client:
         rid = self._new_id()
         wait = max(self.timeout, HELLO_TIMEOUT) if self.timeout else None
         answer = self._exchange({"id": rid, "op": "hello", "protocol": self.versions}, rid,
-                                Deadline(wait))
+                                Deadline(wait), MAX_HELLO_LINE)
         if answer.get("ok") is not True:
             error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
             self.process.kill()
-            raise HelloError(f"the engine refused hello: {error.get('code')}: {error.get('message')}"
-                             f" (the harness speaks protocol version {', '.join(self.versions)})")
-        wrong = problems("hello-response", answer)
+            raise HelloError(f"the engine refused hello: {clip(str(error.get('code')), 100)}: "
+                             f"{clip(str(error.get('message')), 1000)} (the harness speaks "
+                             f"protocol version {', '.join(self.versions)})")
+        wrong = claim_problems(answer) or problems("hello-response", answer)
         if wrong:
             self.process.kill()
             raise HelloError("the engine's hello answer does not follow the protocol: "

@@ -64,6 +64,7 @@ class Result:
     span: tuple[float, float] | None = None  # when it ran, in seconds from the start of the run
     doubts_previous: bool = False  # stray output seen before this request: the last answer is in doubt
     restarted: bool = False        # the engine process was ended after this request
+    answer_cut: dict | None = None  # what reports.keep_for_reports cut from the answer
 
 
 @dataclass
@@ -327,8 +328,10 @@ def _lists_differ(case, start, line, depth, want, got, oracle, base) -> dict:
 class Worker:
     """Runs cases one after another on one engine, and gives up on an engine that keeps breaking."""
 
-    def __init__(self, engine: Engine, claims: dict, options: RunOptions, progress=None, clock=None):
+    def __init__(self, engine: Engine, claims: dict, options: RunOptions, progress=None, clock=None,
+                 keeper: reports.AnswerKeeper | None = None):
         self.engine = engine
+        self.keeper = keeper or reports.AnswerKeeper()
         self.claims = claims
         self.options = options
         self.progress = progress
@@ -385,6 +388,7 @@ class Worker:
                                   timeout=self.options.timeout)
                 if result.outcome != "skipped":
                     result.span = (began, self.clock())
+                reports.keep_for_reports(result, self.keeper)
                 self._follow(result)
                 if result.broke:
                     self.broken_in_a_row += 1
@@ -579,8 +583,9 @@ def _execute(options, chosen, engine, spec, err) -> Run:
             claims = engines[0].hello()
             for other in engines[1:]:
                 other.hello()
-        except HelloError as e:
-            print(f"error: cannot use {spec.describe() if engine is None else engine.name}: {e}",
+        except HelloError as e:  # (its text may quote the engine: shown visible, cut)
+            shown = "\n".join(reports.visible(line) for line in reports.keep_lines(str(e).splitlines()))
+            print(f"error: cannot use {spec.describe() if engine is None else engine.name}: {shown}",
                   file=err)
             raise _Stop(EXIT_USAGE) from None
         except KeyboardInterrupt:
@@ -589,7 +594,8 @@ def _execute(options, chosen, engine, spec, err) -> Run:
         tick = lambda: time.perf_counter() - clock  # noqa: E731
         with Progress("doublecheck run", len(chosen), "cases", "failed or errored", stream=err,
                       quiet=options.quiet) as progress:
-            workers = [Worker(e, claims, options, progress, tick) for e in engines]
+            keeper = reports.AnswerKeeper()   # one budget for the answers of the whole run
+            workers = [Worker(e, claims, options, progress, tick, keeper) for e in engines]
             if len(workers) > 1:
                 results, interrupted = _parallel(chosen, workers)
             else:
