@@ -294,7 +294,9 @@ class Client:
             failure = self.process.failure("protocol-error", f"the answer has id {_shown_id(answer)}, "
                                            f"{self._which(answer.get('id'), rid)}; the request had "
                                            f"id {rid!r}")
-            failure.doubts = self.last_id   # out of step: its last answer may not have been one
+            got = answer.get("id")
+            if type(got) is int and 0 < got < rid:   # a second answer to an earlier request:
+                failure.doubts = self.last_id          # the answers before it prove nothing
             raise failure
         if not isinstance(answer.get("ok"), bool):
             raise EngineFailure("protocol-error", f"the answer has no boolean 'ok': {_shown(raw)}",
