@@ -13,6 +13,8 @@ INVALID_MOVE_TEXT = "invalid-move-text"
 INVALID_REQUEST = "invalid-request"
 UNSUPPORTED = "unsupported"
 CANNOT_WRITE = "cannot-write"   # an output file the user named cannot be written (tools)
+UNREADABLE_FILE = "unreadable-file"   # an input file the user named cannot be read (tools)
+INVALID_XFAIL = "invalid-xfail"       # an xfail file's line names no case id, or one twice (tools)
 
 QUOTE_LIMIT = 200   # characters of an offending input a message shows
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from doublecheck.casefiles import UnreadableFile, read_data_text
 from doublecheck.harness.compare import short_diff
 from doublecheck.harness.output import write_output
-from doublecheck.oracle.errors import clip, quote
+from doublecheck.oracle.errors import INVALID_XFAIL, UNREADABLE_FILE, clip, quote
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
 XFAIL_OUTCOMES = ("xfailed", "xpassed")
@@ -458,7 +458,7 @@ def read_xfail(path) -> tuple[dict, list[str]]:
     try:  # bounded, and a FIFO or device is refused rather than waited on
         text = read_data_text(Path(path))
     except UnreadableFile as e:
-        return {}, [f"cannot read the xfail file {path}: {e}"]
+        return {}, [f"{UNREADABLE_FILE}: cannot read the xfail file {path}: {e}"]
     entries, problems = {}, []
     for n, line in enumerate(text.splitlines(), 1):
         line = line.strip()
@@ -467,9 +467,10 @@ def read_xfail(path) -> tuple[dict, list[str]]:
         cid, _, reason = line.partition(" ")
         cid, reason = cid.strip(), reason.strip()
         if cid.count("/") != 2:
-            problems.append(f"{path}:{n}: {cid!r} is not a case id (variant/topic/slug)")
+            problems.append(f"{INVALID_XFAIL}: {path}:{n}: {quote(cid, 100)} is not a case id "
+                            "(variant/topic/slug)")
         elif cid in entries:
-            problems.append(f"{path}:{n}: {cid} is listed twice")
+            problems.append(f"{INVALID_XFAIL}: {path}:{n}: {cid} is listed twice")
         else:
             entries[cid] = reason or "(no reason given)"
     return entries, problems
