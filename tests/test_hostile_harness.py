@@ -223,9 +223,12 @@ def hostile_run(tmp_path, capsys, engine: str, *more, patterns=CASTLING):
 
 
 def test_escapes_and_fake_lines_are_shown_visibly(tmp_path, capsys):
-    status, out, err, data = hostile_run(tmp_path, capsys, toy("hostile.py", "--mode", "escapes"))
+    status, out, err, data = hostile_run(tmp_path, capsys, toy("hostile.py", "--mode", "escapes"),
+                                         "--html", str(tmp_path / "report.html"))
     junit = (tmp_path / "junit.xml").read_text()
-    for shown in (out, err, junit):
+    page = (tmp_path / "report.html").read_text()
+    assert "\\x0d\\x0aOK: 999 passed" in page
+    for shown in (out, err, junit, page):
         assert "\x1b" not in shown and "\r" not in shown and "\x07" not in shown
     assert "evil\\x1b[31m" in out and "\\x0d\\x0aOK: 999 passed" in out
     assert not any(line.startswith("OK: 999") for line in out.splitlines())
@@ -312,11 +315,24 @@ def test_kept_answers_are_strict_json_whatever_an_adapter_returned():
 
 def test_the_run_total_of_kept_answers_is_bounded():
     keeper = AnswerKeeper(total=100)
-    first, _ = keeper.keep({"ok": True, "moves": ["e2e4"] * 10})
-    second, cuts = keeper.keep({"ok": True, "moves": ["e2e4"] * 10})
+    first, _ = keeper.keep({"ok": True, "moves": ["e2e4"] * 5})
+    second, cuts = keeper.keep({"ok": True, "moves": ["e2e4"] * 5})
     assert first["moves"] and second == {"ok": True} and "$" in cuts
 
 
 def test_visible_shows_every_control_character():
     assert visible("a\x1b[2J\r\n\x00\u202e\ud800\x9b") == "a\\x1b[2J\\x0d\\x0a\\x00\\u202e\\ud800\\x9b"
     assert cut_answer({"s": "x" * 3000})[1] == {"s": 3000}
+
+
+def test_the_docs_state_the_round_two_limits():
+    from doublecheck.harness import report
+    from doublecheck.harness.protocol import MAX_CLAIMS, MAX_HELLO_LINE, MAX_NAME
+    protocol = (ROOT / "docs" / "protocol.md").read_text()
+    limits = protocol.split("\n## Limits\n", 1)[1].split("\n## ", 1)[0]
+    for stated in (f"{MAX_HELLO_LINE // 1024} KiB", f"at most {MAX_CLAIMS} variants",
+                   f"at most {MAX_NAME} characters", f"{report.ANSWER_KEEP // 1024} KiB of JSON",
+                   f"{report.ANSWERS_TOTAL // 2 ** 20} MiB per run", f"nesting to {report.ANSWER_DEPTH}",
+                   f"{report.LINE_CHARS:,} characters", f"{report.CASE_LINES} lines",
+                   f"from {MIN_TIMEOUT:g}"):
+        assert stated in limits, stated
