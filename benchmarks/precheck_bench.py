@@ -5,7 +5,7 @@
 
 Every protocol line with more than 64 `[`/`{`, and every case file, has its nesting depth
 measured on the text before it is parsed (``doublecheck.limits.json_depth``). Each row is
-one shape of input at several sizes: the nanoseconds per byte of that check, of
+one shape of input at several sizes: the nanoseconds (of CPU time) per byte of that check, of
 ``doublecheck serve``'s whole answer to the line (``serve.respond``), and of loading a
 case tree whose one case file holds the same text. A linear check keeps each column flat
 as the size grows; the quadratic one this replaced grew four times per doubling (a 64 KB
@@ -38,12 +38,13 @@ SHAPES = {
 
 
 def seconds(work, repeat: int = 3) -> float:
-    """The best of ``repeat`` runs (the machine is shared: the best is the least disturbed)."""
+    """The best of ``repeat`` runs, in CPU time of this process (on a shared machine wall
+    time mostly measures the other processes)."""
     best = float("inf")
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = time.process_time()
         work()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best
 
 
