@@ -12,8 +12,14 @@ its pipes, and it turns every way an engine can misbehave into an
 
 - ``crash``: the process exited, or closed its stdout;
 - ``timeout``: no complete answer within the limit (the process is killed);
-- ``protocol-error``: the answer is not one JSON object, is longer than the
-  line limit, or carries another request's id.
+- ``protocol-error``: the answer is not one strict-JSON object (no NaN or
+  Infinity, nested at most 64 deep), is longer than the line limit, carries
+  another request's id, or the engine wrote a line that answers no request
+  sent (before the request, or a second line with its answer). Such stray
+  output also sets ``doubts`` on the failure: the id of the last answer taken
+  from that process, which may have been written for no request either
+  (the runner then turns the cases judged on that process's answers into
+  errors).
 
 After a crash, a timeout or an unreadable answer the process is gone (or
 killed, since its stdout can no longer be trusted to be in step); the next
