@@ -15,6 +15,7 @@ UNSUPPORTED = "unsupported"
 CANNOT_WRITE = "cannot-write"   # an output file the user named cannot be written (tools)
 UNREADABLE_FILE = "unreadable-file"   # an input file the user named cannot be read (tools)
 INVALID_XFAIL = "invalid-xfail"       # an xfail file's line names no case id, or one twice (tools)
+FIGURES_NOT_FOUND = "figures-not-found"   # the chess figure drawings are missing: a damaged install
 
 QUOTE_LIMIT = 200   # characters of an offending input a message shows
 
