@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from doublecheck.oracle import api  # noqa: E402  (also for the toy engines)
+from doublecheck.oracle import api  # noqa: E402
 from doublecheck.oracle.errors import RulesError  # noqa: E402
 
 # The position that makes the crash, hang, garbage and wrong-id engines misbehave.

@@ -42,7 +42,8 @@ from doublecheck.limits import loads
 from doublecheck.oracle.api import OPS
 
 __all__ = ["VERSIONS", "MAX_LINE", "HELLO_TIMEOUT", "BUDGET_EXCEEDED", "EngineFailure", "HelloError", "Client",
-           "problems", "claim_problems", "response_problems", "request_problems", "validator", "clip", "size", "OPS"]
+           "problems", "claim_problems", "response_problems", "request_problems", "validator", "clip",
+           "size", "OPS", "MAX_HELLO_LINE", "MAX_CLAIMS", "MAX_NAME"]
 
 VERSIONS = ("1",)          # the protocol versions this harness speaks, newest first
 HELLO_TIMEOUT = 10.0       # the first answer may take this long (engine start-up)
