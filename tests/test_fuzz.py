@@ -576,7 +576,8 @@ INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")   # (tab and newline are
 def special_files(tmp: Path) -> dict[str, Path]:
     """{fifo}: a FIFO nobody writes or reads; {null}: a private null device (skipped unless
     this may make one: root on Linux); {dir}: a directory; {link-out}: a link leaving tmp/tree
-    (reports follow it; generate refuses it, tests/test_hostile_harness.py)."""
+    (reports follow it); {gen-tree}: a case tree whose chess/generated-perft.json is a link
+    out of it (generate refuses it)."""
     files = {"fifo": tmp / "fifo", "dir": tmp / "dir", "null": tmp / "null",
              "link-out": tmp / "tree" / "link"}
     os.mkfifo(files["fifo"])
@@ -584,6 +585,10 @@ def special_files(tmp: Path) -> dict[str, Path]:
     (tmp / "tree").mkdir()
     (tmp / "outside").write_text("mine")
     files["link-out"].symlink_to(tmp / "outside")
+    files["gen-tree"] = tmp / "gen-tree"   # a case tree whose generated file leads outside
+    (files["gen-tree"] / "chess").mkdir(parents=True)
+    (tmp / "outside-generated.json").write_text('{"generated": true}\n')
+    (files["gen-tree"] / "chess" / "generated-perft.json").symlink_to(tmp / "outside-generated.json")
     try:
         os.mknod(files["null"], 0o20666, os.makedev(1, 3))
     except (PermissionError, OSError, AttributeError):
@@ -613,6 +618,8 @@ def special_file_outcome(argv, tmp: Path) -> str:
     before = kinds(files)
     status, out, err = run_cli(with_files(argv, files) + (["-q"] if argv[0] == "run" else []))
     assert kinds(files) == before, (argv, err[-500:])   # (a link stays a link: followed)
+    if argv[0] == "generate":
+        assert (tmp / "outside-generated.json").read_text() == '{"generated": true}\n'
     if status == 0:
         code = "written-through"
     else:
