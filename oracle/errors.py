@@ -12,6 +12,9 @@ ILLEGAL_MOVE = "illegal-move"
 INVALID_MOVE_TEXT = "invalid-move-text"
 INVALID_REQUEST = "invalid-request"
 UNSUPPORTED = "unsupported"
+CANNOT_WRITE = "cannot-write"   # an output file the user named cannot be written (tools)
+UNREADABLE_FILE = "unreadable-file"   # an input file the user named cannot be read (tools)
+INVALID_XFAIL = "invalid-xfail"       # an xfail file's line names no case id, or one twice (tools)
 FIGURES_NOT_FOUND = "figures-not-found"   # the chess figure drawings are missing: a damaged install
 
 # Command-line only (never in a protocol answer)

@@ -338,6 +338,11 @@ def _no_duplicate_keys(pairs):
     return seen
 
 
+def _not_json(constant: str):
+    """NaN and Infinity are not JSON (the reports, which quote cases, are strict JSON)."""
+    raise ValueError(f"{constant} is not JSON")
+
+
 def _regular_files(paths, cases_dir: Path, warn) -> list[Path]:
     """The regular files among ``paths``, sorted; a warning for every other entry."""
     found = []
@@ -389,7 +394,7 @@ def _read_json(path: Path, where: str, problems: list[str]) -> tuple[bool, objec
         problems.append(f"{where}: {e}")
         return False, None
     try:
-        return True, loads(text, object_pairs_hook=_no_duplicate_keys)
+        return True, loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_not_json)
     except TooDeep as e:
         problems.append(f"{where}: JSON nested too deep: {e}")
     except json.JSONDecodeError as e:

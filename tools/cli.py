@@ -23,7 +23,7 @@ import sys
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR
 from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, SLOW_TURN_RATE, TIMEOUT
-from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
+from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, MIN_TIMEOUT, cpu_cores, max_jobs
 from doublecheck.oracle.errors import quote
 
 MAIN_EPILOG = """\
@@ -264,7 +264,7 @@ def jobs(text: str) -> int:
 
 
 def seconds(text: str) -> float:
-    """A time limit: 0 (no limit) or a finite number of seconds up to MAX_TIMEOUT."""
+    """A time limit: 0 (no limit) or a finite number of seconds from MIN_TIMEOUT to MAX_TIMEOUT."""
     try:
         value = float(text) if text.isascii() else math.nan
     except ValueError:
@@ -274,6 +274,9 @@ def seconds(text: str) -> float:
                                          f"not {quote(text, 40)}")
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {value:g}")
+    if 0 < value < MIN_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or at least {MIN_TIMEOUT:g} seconds, "
+                                         f"not {value:g}")
     if value > MAX_TIMEOUT:
         raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:g} seconds; "
                                          f"0 means no limit")

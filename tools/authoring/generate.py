@@ -36,6 +36,7 @@ from doublecheck.authoring import derived, generators
 from doublecheck.authoring.deep import deep_file
 from doublecheck.authoring.own import OWN_PREFIX, own_file
 from doublecheck.casefiles import CASES_DIR, UnreadableFile, check_cases_dir, read_data_text
+from doublecheck.harness.output import OutputError, outside_of, write_output
 from doublecheck.limits import loads
 from doublecheck.progress import Progress
 
@@ -177,18 +178,34 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
         print(f"error: refusing to overwrite {path}: {why}", file=err)
     if curated:
         return 2
-    _write({**texts, **kept}, out)
+    if not _write({**texts, **kept}, cases_dir, out, err):
+        return 2
     if own_tree and any(p.read_text(encoding="utf-8") != t
                         for p, t in derived.expected_texts(fresh=True).items()):
-        _write(derived.expected_texts(), out)  # a catalogue read against the schemas just written
+        # a catalogue read against the schemas just written
+        return 0 if _write(derived.expected_texts(), cases_dir, out, err) else 2
     return 0
 
 
-def _write(texts: dict, out) -> None:
+def _write(texts: dict, cases_dir: Path, out, err) -> bool:
+    """Write the files whose text changed; False after printing why one could not be.
+
+    A file is written only inside its tree (the case tree, or the package for the derived
+    docs and schemas), never through a symbolic link that leads out of it."""
+    ok = True
     for path, text in texts.items():
-        if path.exists() and _committed(path)[0] == text:
-            print(f"unchanged: {path}", file=out)
+        tree = cases_dir if path.is_relative_to(cases_dir) else CASES_DIR.parent
+        try:
+            outside_of(path, tree)
+            if path.exists() and _committed(path)[0] == text:
+                print(f"unchanged: {path}", file=out)
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_output(path, text, inside=tree)
+        except (OutputError, OSError) as e:
+            print(f"error: {e if isinstance(e, OutputError) else f'cannot-write: {path}: {e}'}",
+                  file=err)
+            ok = False
             continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
         print(f"wrote: {path}", file=out)
+    return ok

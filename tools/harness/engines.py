@@ -46,7 +46,7 @@ from doublecheck.adapter import EngineError
 from doublecheck.harness.deadline import TimeLimitExceeded, time_limit
 from doublecheck.harness.process import split_command
 from doublecheck.harness.protocol import (BUDGET_EXCEEDED, OPS, Client, EngineFailure, HelloError,
-                                          clip)
+                                          claim_problems, clip)
 from doublecheck.oracle import api
 
 __all__ = ["Engine", "EngineError", "EngineFailure", "HelloError", "OracleAdapter",
@@ -95,7 +95,9 @@ def check_claims(claims, who: str) -> dict:
     """The hello answer, checked for what the harness needs from it."""
     if not isinstance(claims, dict):
         raise HelloError(f"{who}: hello() must return a dict, not {type(claims).__name__}")
-    problems = []
+    problems = claim_problems(claims)
+    if problems:
+        raise HelloError(f"{who}: the hello answer is too large: " + "; ".join(problems))
     if not isinstance(claims.get("name"), str) or not claims.get("name"):
         problems.append("'name' must be a non-empty string")
     for key in ("variants", "ops"):
@@ -188,6 +190,7 @@ class SubprocessEngine:
         kwargs = {"max_line": max_line} if max_line else {}
         self.client = Client(argv, timeout=timeout, env=env, **kwargs)
         self.name = argv[0]
+        self.last_id = None   # the protocol id of the last request answered
 
     def hello(self) -> dict:
         claims = check_claims(dict(self.client.hello()), self.command)
@@ -197,7 +200,13 @@ class SubprocessEngine:
         return claims
 
     def request(self, req: dict, timeout: float | None = None) -> dict:
-        answer = self.client.call(req, timeout)
+        previous, self.last_id = self.last_id, None
+        try:
+            answer = self.client.call(req, timeout)
+        except EngineFailure as e:  # stray output after our last answer: that answer is in doubt
+            e.doubts_previous = previous is not None and getattr(e, "doubts", None) == previous
+            raise
+        self.last_id = self.client.last_id
         answer.pop("id", None)
         if answer["ok"] is False and isinstance(answer.get("error"), dict) \
                 and answer["error"].get("code") == BUDGET_EXCEEDED:
@@ -210,6 +219,11 @@ class SubprocessEngine:
 
     def close(self) -> None:
         self.client.close()
+
+    def trailing_output(self) -> bytes:
+        """Close the engine; the output it wrote that answered nothing (an extra line)."""
+        self.client.close()
+        return self.client.process.trailing
 
 
 def load_adapter(spec: str):

@@ -18,12 +18,12 @@ the structured difference (``diff``), never from the text.
 
 from __future__ import annotations
 
+import html
 import json
 from collections import Counter
-from html import escape
 from typing import NamedTuple
 
-from doublecheck.harness.report import write_file
+from doublecheck.harness.report import visible, write_file
 from doublecheck.oracle import api, variants
 from doublecheck.lookups.svg import position_svg, raw_arrows
 
@@ -273,9 +273,15 @@ def case_section(v) -> str:
     parts.append("<p>Expected:</p><pre>" + escape(_short_json(v["expect"])) + "</pre>")
     if v["answer"] is not None:
         parts.append("<p>Answer:</p><pre>" + escape(_short_json(v["answer"])) + "</pre>")
-    parts.append("<p>Diff:</p><pre>" + escape("\n".join(v["lines"]) or "(none)") + "</pre>")
+    parts.append("<p>Diff:</p><pre>" + ("\n".join(map(escape, v["lines"])) or "(none)") + "</pre>")
     parts.append("</div></div></section>")
     return "\n".join(parts)
+
+
+def escape(text) -> str:
+    """Text as HTML shows it literally, control and invisible characters as escapes
+    (``report.visible``: an engine's text cannot hide or reorder what is around it)."""
+    return html.escape(visible(text))
 
 
 def _short_json(value, limit=4000) -> str:

@@ -71,6 +71,9 @@ class Result:
     problem: dict | None = None  # for an error: {"kind", "message"}
     limit: float | None = None   # the time limit the request had, in seconds (None: none)
     span: tuple[float, float] | None = None  # when it ran, in seconds from the start of the run
+    doubts_previous: bool = False  # stray output seen before this request: the last answer is in doubt
+    restarted: bool = False        # the engine process was ended after this request
+    answer_cut: dict | None = None  # what reports.keep_for_reports cut from the answer
 
 
 @dataclass
@@ -224,7 +227,8 @@ def _judge(case, engine, drill, timeout) -> Result:
         if e.kind == "timeout" and timeout is not None:
             lines.insert(1, timeout_hint(case, timeout))
         return _error(case, e.kind, lines, e.message, broke=e.kind in ("crash", "timeout"),
-                      limit=limit)
+                      limit=limit, doubts_previous=getattr(e, "doubts_previous", False),
+                      restarted=e.restarted)
     except Exception as e:
         return _error(case, "harness-error", [f"the engine failed: {type(e).__name__}: {e}"],
                       limit=limit)
@@ -365,13 +369,16 @@ def _lists_differ(case, start, line, depth, want, got, oracle, base) -> dict:
 class Worker:
     """Runs cases one after another on one engine, and gives up on an engine that keeps breaking."""
 
-    def __init__(self, engine: Engine, claims: dict, options: RunOptions, progress=None, clock=None):
+    def __init__(self, engine: Engine, claims: dict, options: RunOptions, progress=None, clock=None,
+                 keeper: reports.AnswerKeeper | None = None):
         self.engine = engine
+        self.keeper = keeper or reports.AnswerKeeper()
         self.claims = claims
         self.options = options
         self.progress = progress
         self.clock = clock or time.perf_counter
         self.broken_in_a_row = 0
+        self.answered = []   # results judged on answers of the engine's current process
 
     @property
     def given_up(self) -> bool:
@@ -388,6 +395,27 @@ class Worker:
         return _error(case, "not-run", [f"not run: the engine was given up on after {n} {times} "
                                         f"in a row (--give-up {self.options.give_up})"])
 
+    def _follow(self, result: Result) -> None:
+        """Keep the results whose answers came from the engine's current process: stray
+        output from it puts every one of them in doubt, and a failure ends the process."""
+        if result.doubts_previous:
+            self.doubt_answers()
+        if result.outcome in ("passed", "failed"):
+            self.answered.append(result)
+        elif result.restarted:
+            self.answered = []
+
+    def doubt_answers(self) -> None:
+        for earlier in self.answered:
+            doubt(earlier)
+        self.answered = []
+
+    def finish(self) -> None:
+        """Close the engine; output it wrote that answered nothing puts its answers in doubt."""
+        trailing = getattr(self.engine, "trailing_output", None)
+        if trailing is not None and trailing():
+            self.doubt_answers()
+
     def run(self, case) -> Result:
         if self.progress:
             self.progress.start(case.id)
@@ -401,6 +429,8 @@ class Worker:
                                   timeout=self.options.timeout)
                 if result.outcome != "skipped":
                     result.span = (began, self.clock())
+                reports.keep_for_reports(result, self.keeper)
+                self._follow(result)
                 if result.broke:
                     self.broken_in_a_row += 1
                 elif result.outcome != "skipped":
@@ -410,6 +440,18 @@ class Worker:
             if self.progress:
                 bad = result is not None and result.outcome in ("failed", "error")
                 self.progress.finish(case.id, bad)
+
+
+def doubt(result: Result) -> None:
+    """The engine process that gave ``result``'s answer also wrote a line nobody asked for
+    (an engine writing each answer twice): its answers prove nothing."""
+    if result.outcome not in ("passed", "failed"):
+        return
+    message = ("the engine process that gave this answer also wrote a line that answered no "
+               "request, so this answer may not have been written for this request either")
+    result.outcome, result.diff = "error", None
+    result.problem = {"kind": "protocol-error", "message": message}
+    result.lines = [f"protocol-error: {message}"]
 
 
 def run_cases(cases, engine: Engine, options: RunOptions | None = None) -> list[Result]:
@@ -582,8 +624,9 @@ def _execute(options, chosen, engine, spec, err) -> Run:
             claims = engines[0].hello()
             for other in engines[1:]:
                 other.hello()
-        except HelloError as e:
-            print(f"error: cannot use {spec.describe() if engine is None else engine.name}: {e}",
+        except HelloError as e:  # (its text may quote the engine: shown visible, cut)
+            shown = "\n".join(reports.visible(line) for line in reports.keep_lines(str(e).splitlines()))
+            print(f"error: cannot use {spec.describe() if engine is None else engine.name}: {shown}",
                   file=err)
             raise _Stop(EXIT_USAGE) from None
         except KeyboardInterrupt:
@@ -592,12 +635,15 @@ def _execute(options, chosen, engine, spec, err) -> Run:
         tick = lambda: time.perf_counter() - clock  # noqa: E731
         with Progress("doublecheck run", len(chosen), "cases", "failed or errored", stream=err,
                       quiet=options.quiet) as progress:
-            workers = [Worker(e, claims, options, progress, tick) for e in engines]
+            keeper = reports.AnswerKeeper()   # one budget for the answers of the whole run
+            workers = [Worker(e, claims, options, progress, tick, keeper) for e in engines]
             if len(workers) > 1:
                 results, interrupted = _parallel(chosen, workers)
             else:
                 results, interrupted = _in_case_order(chosen, _sequential(cheap_first(chosen),
                                                                           workers[0]))
+            for worker in workers:
+                worker.finish()
     finally:
         _restore_sigterm(previous)
         for e in engines:
@@ -662,7 +708,8 @@ def _write_reports(run, options, xfail, code, err) -> int:
             try:
                 write(run, path)
             except Exception as e:  # one unwritable report must not stop the others
-                print(f"error: cannot write {path}: {type(e).__name__}: {e}", file=err)
+                why = e if getattr(e, "code", None) else f"cannot write {path}: {type(e).__name__}: {e}"
+                print(f"error: {why}", file=err)
                 code = max(code, EXIT_USAGE) if code != EXIT_INTERRUPTED else code
     return code
 

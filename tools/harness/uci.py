@@ -35,6 +35,7 @@ from pathlib import Path
 
 from doublecheck.harness.deadline import Deadline
 from doublecheck.harness.process import EngineFailure, HelloError, LineProcess, split_command
+from doublecheck.harness.protocol import MAX_NAME
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import RulesError
 
@@ -135,7 +136,8 @@ class UciEngine:
         self.process.send("uci", deadline)
         for line in self.lines(deadline):
             if line.startswith("id name "):
-                self.name = line[len("id name "):].strip() or self.name
+                # (the reports show the name: cut like a protocol engine's hello name)
+                self.name = line[len("id name "):].strip()[:MAX_NAME] or self.name
             if line == "uciok":
                 break
         self.process.send("isready", deadline)

@@ -13,6 +13,7 @@ import textwrap
 
 from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
 from doublecheck.cli import UsageError
+from doublecheck.harness.output import OutputError, write_output
 from doublecheck.lookups import lookup, matrix, pgn
 from doublecheck.lookups.lookup import status_sentence
 from doublecheck.lookups.svg import svg_for
@@ -28,12 +29,12 @@ def _moves(args):
 
 
 def _write(path: str, text: str) -> None:
-    """Write a file the user named; an OSError becomes a ``cannot-write`` error."""
+    """Write a file the user named (``harness.output``: whole, or through a device or FIFO);
+    failing, a ``cannot-write`` error."""
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        raise RulesError("cannot-write", f"{path}: {e.strerror or e}") from None
+        write_output(path, text)
+    except OutputError as e:
+        raise RulesError(e.code, e.message) from None
 
 
 def as_text(op: str, result: dict) -> str:
