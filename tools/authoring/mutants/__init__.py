@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import sys
 from dataclasses import dataclass
 
 
@@ -69,10 +70,19 @@ def mutant(slug: str, rule: str, description: str, witness: dict):
 
 
 def _load_variant_modules():
-    """Import every variant module of this package (each registers its mutants)."""
+    """Import every variant module of this package (each registers its mutants), then the
+    mutant module each variant plugin names (a warning naming the plugin if it fails)."""
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
         if info.name not in ("common", "kill"):
             importlib.import_module(f"{__name__}.{info.name}")
+    from doublecheck.oracle import variants
+    for variant in variants.plugins():
+        if variant.mutants is not None:
+            try:
+                importlib.import_module(variant.mutants)
+            except Exception as e:
+                print(f"warning: variant plugin {variant.plugin}: its mutants {variant.mutants} "
+                      f"cannot be imported: {type(e).__name__}: {e}", file=sys.stderr)
 
 
 _load_variant_modules()
