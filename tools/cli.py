@@ -701,6 +701,13 @@ def wants_json(argv) -> bool:
     return any(w == "--json" or (len(w) >= 4 and "--json".startswith(w)) for w in words)
 
 
+def warn_about_plugins() -> None:
+    """Say on stderr why a variant plugin was left out (the command goes on without it)."""
+    from doublecheck.oracle import variants
+    for problem in variants.plugin_problems():
+        print(f"warning: {problem}", file=sys.stderr)
+
+
 def main(argv=None) -> int:
     """Run one command; returns its exit status (never raises, never prints a traceback)."""
     from doublecheck.casefiles import DataError
@@ -714,6 +721,7 @@ def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
         as_json = getattr(args, "json", None) is True
+        warn_about_plugins()
         return args.handler(args)
     except (RulesError, PgnError, DataError, UsageError, PerftError) as e:
         return fail(e.code, e.message, as_json)

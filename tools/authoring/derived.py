@@ -10,7 +10,8 @@
 - The rule table of ``docs/<variant>.md`` (between the two marker lines
   below) comes from the rule catalogue ``cases/rules/*.json``: every rule the
   variant has that chess does not, in catalogue order, with its title and
-  statement.  The catalogue is the one home of rule prose; the table is
+  statement.  A variant plugin's doc page (``Variant.doc``) gets its table the
+  same way, in its own package.  The catalogue is the one home of rule prose; the table is
   never edited by hand.
 
 - The catalogue tables of docs/mutants.md come from the mutant catalogue
@@ -25,12 +26,13 @@ from __future__ import annotations
 
 import json
 import re
+from importlib import resources
 from pathlib import Path
 
 from doublecheck import casefiles
 from doublecheck.casefiles import CASES_DIR, SCHEMAS_DIR, load_rules
 from doublecheck.oracle.api import OPS
-from doublecheck.oracle.variants import REGISTRY
+from doublecheck.oracle.variants import REGISTRY, plugins
 
 DOCS_DIR = CASES_DIR.parent / "docs"
 TABLE_START = ("<!-- rule table: written by `doublecheck generate` from the rule catalogue "
@@ -151,11 +153,11 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
     if mutants.exists():
         out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(),
                                 "docs/mutants.md", (MUTANTS_START, MUTANTS_END))
-    if Path(docs_dir).is_dir():
-        catalogue, _ = load_rules(CASES_DIR)
-        for variant in REGISTRY:
-            path = Path(docs_dir) / f"{variant}.md"
-            if path.exists():
-                out[path] = doc_text(path.read_text(encoding="utf-8"),
-                                     rule_table(catalogue, variant), f"docs/{variant}.md")
+    catalogue, _ = load_rules(CASES_DIR)
+    pages = [(Path(docs_dir) / f"{variant}.md", variant, f"docs/{variant}.md") for variant in REGISTRY]
+    pages += [(Path(str(resources.files(v.package) / v.doc)), v.id, f"{v.package}/{v.doc}")
+              for v in plugins() if v.doc]
+    for path, variant, where in pages:
+        if path.exists():
+            out[path] = doc_text(path.read_text(encoding="utf-8"), rule_table(catalogue, variant), where)
     return out
