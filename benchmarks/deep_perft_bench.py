@@ -37,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import chess  # noqa: E402
 
+from doublecheck.authoring.generate import discover  # noqa: E402
 from doublecheck.oracle import perft as plain  # noqa: E402
 from doublecheck.oracle import variants  # noqa: E402
 from doublecheck.perft.cache import DEFAULT_HASH_MB, Counter, Table  # noqa: E402
@@ -51,18 +52,11 @@ POSITIONS = [
     ("position5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5),
     ("position6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 4),
 ]
-# each variant's start position at the depth of its deep tier (moves, or turns)
-VARIANT_STARTS = [
-    ("chess", 6, False),
-    ("double-move", 4, False),
-    ("double-move", 2, True),
-    ("double-move-anul", 5, False),
-    ("double-chess", 4, False),
-    ("symmetric-monster", 5, False),
-    ("symmetric-monster", 5, True),
-    ("marseillais", 5, False),
-    ("marseillais-classic", 5, False),
-]
+# each variant's start position at the depth of its deep tier (moves, or turns): read from the
+# DEEP_PERFT lists of the generators, so a new variant brings its own rows
+VARIANT_STARTS = sorted(((module.VARIANT, spec.depth, spec.turns) for module in discover()
+                         for spec in getattr(module, "DEEP_PERFT", ()) if spec.fen is None and not spec.moves),
+                        key=lambda row: variants.VARIANT_NAMES.index(row[0]))
 
 
 def load() -> str:

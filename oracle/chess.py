@@ -59,6 +59,13 @@ class Chess:
     """The orthodox game: check, castling, en passant, promotion, FIDE draws."""
 
     name = "chess"
+    summary = ("the FIDE Laws: the base every other variant shares")   # the README's variant table
+    perft_terms = {  # docs/perft.md, "What is counted"
+        "move": "a FIDE move",
+        "turn": "one move",
+        "note": ("perft and turn-perft are equal"),
+    }
+    rules_page = ("FIDE Laws", "https://handbook.fide.com/chapter/E012023")   # no docs/chess.md
     geometry = STANDARD
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     has_check = True               # False: no check, kings may be captured

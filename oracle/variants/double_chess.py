@@ -31,6 +31,12 @@ class DoubleChess(Chess):
     """Orthodox chess on the 16x8 board with castling towards any of four rooks."""
 
     name = "double-chess"
+    summary = ("16x8 board, two armies, castling with any of four rooks")   # the README's variant table
+    perft_terms = {  # docs/perft.md, "What is counted"
+        "move": "a move on the 16x8 board, castling with any of four rooks (**C3**)",
+        "turn": "one move",
+        "note": ("perft and turn-perft are equal"),
+    }
     geometry = Geometry(16, range(1, 9))
     start_fen = ("rnbqrnbqkbnrqbnr/pppppppppppppppp/16/16/16/16/"
                  "PPPPPPPPPPPPPPPP/RNBQRNBQKBNRQBNR w AELPaelp - 0 1")

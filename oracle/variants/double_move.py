@@ -49,6 +49,15 @@ class DoubleMove(Chess):
     """FIDE chess in which each side may, once per game, move twice in a row."""
 
     name = "double-move"
+    summary = ("each side has one optional Double Move per game")   # the README's variant table
+    perft_terms = {  # docs/perft.md, "What is counted"
+        "move": "an ordinary move, a first half or a second half",
+        "turn": "one move, or both halves of the Double Move",
+        "note": ("an ordinary move and the same move opening a Double Move are two different moves"
+                 " (**G7**, **G8**: `e2e4` and `e2e4,`); a first half counts only when a second "
+                 "half can follow it (**D2**); the abilities left are part of the position "
+                 "(**D6**)"),
+    }
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 WB"
     extra_fields = ("abilities",)
     comma_marks_double = True

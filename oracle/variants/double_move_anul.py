@@ -39,6 +39,14 @@ class DoubleMoveAnul(Chess):
     """FIDE chess with two moves a turn and the capture/check brake on move one."""
 
     name = "double-move-anul"
+    summary = ("every turn is two moves; a capture or check on move one ends the turn")   # the README's variant table
+    perft_terms = {  # docs/perft.md, "What is counted"
+        "move": "one of the up to two moves of a turn",
+        "turn": ("two moves, or one when move one captures or gives check, or when no second move "
+                 "exists (**A1**)"),
+        "note": ("perft 2 from the start is White's two opening moves (445), not a move by each "
+                 "side"),
+    }
     extra_fields = ("turn",)
 
     # ------------------------------------------------------------ turn machine

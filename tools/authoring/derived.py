@@ -31,6 +31,7 @@ from pathlib import Path
 
 from doublecheck import casefiles
 from doublecheck.casefiles import CASES_DIR, SCHEMAS_DIR, load_rules
+from doublecheck.oracle import variants
 from doublecheck.oracle.api import OPS
 from doublecheck.oracle.variants import REGISTRY, plugins
 
@@ -129,8 +130,62 @@ def mutant_tables() -> str:
 
 
 def protocol_text(text: str) -> str:
-    """docs/protocol.md with the oracle's ``hello`` answer listing the registered variants."""
-    return HELLO_VARIANTS.sub(lambda m: m[1] + json.dumps(list(REGISTRY)), text)
+    """docs/protocol.md with the oracle's ``hello`` answer listing the registered variants,
+    and its per-variant perft depth limits."""
+    text = HELLO_VARIANTS.sub(lambda m: m[1] + json.dumps(list(REGISTRY)), text)
+    rows = [f"| `{v}` | {variants.get(v).max_perft_depth} |" for v in REGISTRY]
+    return block(text, "perft depth table", "max_perft_depth of each variant's rules class",
+                 ["| variant | deepest perft (moves or turns) |", "|---|---|", *rows], "docs/protocol.md")
+
+
+# --------------------------------------------- per-variant tables, marked by name
+
+def markers(name: str, source: str) -> tuple[str, str]:
+    return (f"<!-- {name}: written by `doublecheck generate` from {source}; edit that, not this table -->",
+            f"<!-- end of the {name} -->")
+
+
+def block(text: str, name: str, source: str, lines: list[str], where: str) -> str:
+    """``text`` with the lines between the two markers of ``name`` made ``lines``."""
+    first, last = markers(name, source)
+    return doc_text(text, "\n".join([first, *lines, last]), where, (first, last))
+
+
+def variant_rows(docs_dir: Path) -> list[str]:
+    """The README's variant table: each variant's ``summary`` and its rules page."""
+    def page(v):
+        if (Path(docs_dir) / f"{v}.md").exists():
+            return f"[docs/{v}.md](docs/{v}.md)"
+        title, url = variants.get(v).rules_page
+        return f"[{title}]({url})"
+    return ["| variant id | in one line | rules |", "|---|---|---|",
+            *[f"| `{v}` | {_cell(variants.get(v).summary)} | {page(v)} |" for v in REGISTRY]]
+
+
+def perft_term_rows(docs_dir: Path) -> list[str]:
+    """docs/perft.md, "What is counted": each variant's ``perft_terms``."""
+    def name(v):
+        return f"`{v}` ([rules]({v}.md))" if (Path(docs_dir) / f"{v}.md").exists() else f"`{v}`"
+    terms = {v: variants.get(v).perft_terms for v in REGISTRY}
+    return ["| variant | a move is | a turn is | worth knowing |", "|---|---|---|---|",
+            *[f"| {name(v)} | {t['move']} | {t['turn']} | {t['note']} |" for v, t in terms.items()]]
+
+
+def deep_rows(cases_dir: Path = CASES_DIR) -> list[str]:
+    """docs/perft.md, the deep tier: every count of the generated deep-tier files."""
+    rows = ["| variant | case | nodes |", "|---|---|---|"]
+    for v in REGISTRY:
+        path = cases_dir / v / "generated-deep-perft.json"
+        cases = json.loads(path.read_text(encoding="utf-8"))["cases"] if path.exists() else []
+        rows += [f"| `{v}` | `{c['id'].rsplit('/', 1)[1]}` | {c['expect']['nodes']:,} |" for c in cases]
+    return rows
+
+
+def perft_text(text: str, docs_dir: Path) -> str:
+    text = block(text, "perft terms table", "perft_terms of each variant's rules class",
+                 perft_term_rows(docs_dir), "docs/perft.md")
+    return block(text, "deep tier table", "cases/<variant>/generated-deep-perft.json",
+                 deep_rows(), "docs/perft.md")
 
 
 def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
@@ -149,6 +204,13 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
     protocol = Path(docs_dir) / "protocol.md"
     if protocol.exists():
         out[protocol] = protocol_text(protocol.read_text(encoding="utf-8"))
+    perft = Path(docs_dir) / "perft.md"
+    if perft.exists():
+        out[perft] = perft_text(perft.read_text(encoding="utf-8"), docs_dir)
+    readme = Path(docs_dir).parent / "README.md"
+    if readme.exists() and Path(docs_dir).is_dir():
+        out[readme] = block(readme.read_text(encoding="utf-8"), "variant table",
+                            "summary of each variant's rules class", variant_rows(docs_dir), "README.md")
     mutants = Path(docs_dir) / "mutants.md"
     if mutants.exists():
         out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(),
