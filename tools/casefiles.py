@@ -216,6 +216,17 @@ def _add_group(files, root: Path, rules: dict, defined_in: dict, problems: list)
     for where, variant, reasons in absent:  # components a variant does not have at all
         for comp, reason in reasons.items():
             _mark_absent(rules, where, variant, comp, reason, problems)
+    for rid in rules:   # in registry order, however the files happened to be read
+        rules[rid] = _in_registry_order(rules[rid])
+
+
+def _in_registry_order(rule: dict) -> dict:
+    order = {v: i for i, v in enumerate(variants.VARIANT_NAMES)}
+    rank = lambda v: order.get(v, len(order))  # noqa: E731
+    out = {**rule, "variants": sorted(rule["variants"], key=rank)}
+    if "not_tested" in rule:
+        out["not_tested"] = dict(sorted(rule["not_tested"].items(), key=lambda item: rank(item[0])))
+    return out
 
 
 def _mark_absent(rules, where, variant, comp, reason, problems) -> None:
