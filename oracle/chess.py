@@ -652,6 +652,11 @@ class Chess:
         """A sentence on a game that was already over before the move asked about."""
         return f"the game is already over: {status.get('result')} by {status.get('reason')}"
 
+    def king_notes(self, pos):
+        """What a side may no longer move because it lost a king, one sentence each (the
+        rules desk shows them under the board).  In chess a lost king ends the game: none."""
+        return []
+
     def state_sentences(self, pos):
         """The variant's state at pos in words, for ``doublecheck show`` (one line each):
         by default each extra FEN field with its value; chess has none."""

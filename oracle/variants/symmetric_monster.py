@@ -87,6 +87,14 @@ class SymmetricMonster(Chess):
         """R5: only while the double-king is on the board or still in hand."""
         return colored("*K", pos.turn) in pos.board or colored("K", pos.turn) in pos.state.hand
 
+    LOST_KING = ((may_move_singles, "has lost its single king, so its single pieces may not move"),
+                 (may_move_doubles, "has lost its double-king, so its double-pieces may not move"))
+
+    def king_notes(self, pos):
+        """R4, R5: a side that lost one of its kings still plays with the other kind of piece."""
+        return [f"{side_name(color)} {words}." for color in (WHITE, BLACK)
+                for may_move, words in self.LOST_KING if not may_move(self, pos.replace(turn=color))]
+
     # ------------------------------------------------------------- moves
 
     def legal_moves(self, pos):

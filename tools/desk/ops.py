@@ -48,7 +48,6 @@ from doublecheck.oracle.errors import (
 )
 from doublecheck.oracle.explain import side
 from doublecheck.oracle.notation import read_text
-from doublecheck.oracle.position import BLACK, WHITE
 
 MAX_MOVES = 3000          # moves in a line, or turns in a PGN record, per request
 ORACLE_OPS = tuple(op for op in api.OPS if op != "perft")
@@ -152,20 +151,10 @@ def drawn_turn(rules, turn_start, tokens) -> list:
         return []
 
 
-KING_NOTES = (("may_move_singles", "has lost its single king, so its single pieces may not move"),
-              ("may_move_doubles", "has lost its double-king, so its double-pieces may not move"))
-
-
 def king_notes(rules, pos) -> list[str]:
-    """What a side may no longer move because a king of its is lost, as the rules say
-    (only variants whose rules answer these questions have such notes)."""
-    out = []
-    for color in (WHITE, BLACK):
-        for question, words in KING_NOTES:
-            ask = getattr(rules, question, None)
-            if ask is not None and not ask(pos.replace(turn=color)):
-                out.append(f"{side(color)} {words}.")
-    return out
+    """What a side may no longer move because a king of its is lost (the rules' own
+    ``king_notes`` hook; none in the variants where a lost king ends the game)."""
+    return rules.king_notes(pos)
 
 
 # ------------------------------------------------------------- explain
