@@ -56,9 +56,19 @@ def test_generate_writes_a_new_variant_into_the_schemas(monkeypatch):
     monkeypatch.setattr(derived, "REGISTRY", {**REGISTRY, "toy-variant": "tests:Toy"})
     data = json.loads(derived.schema_text(text))
     assert data["$defs"]["variant"]["enum"][-1] == "toy-variant"
-    assert re.match(data["$defs"]["case"]["properties"]["id"]["pattern"], "toy-variant/turns/one")
+    assert re.match(data["$defs"]["case-id"]["pattern"], "toy-variant/turns/one")
     changed = [a for a, b in zip(derived.schema_text(text).splitlines(), text.splitlines()) if a != b]
     assert len(changed) == 2, "only the variant lists are rewritten"
+
+
+def test_generate_rewrites_only_the_marked_lists():
+    """An enum that happens to hold "chess" or "perft" elsewhere in a schema is the schema's own."""
+    text = json.dumps({"$defs": {"variant": {"enum": ["chess"]}, "op": {"enum": ["perft"]}},
+                       "properties": {"game": {"enum": ["chess", "go"]}, "count": {"enum": ["perft", "divide"]}}})
+    data = json.loads(derived.schema_text(text))
+    assert data["$defs"]["variant"]["enum"] == list(REGISTRY)
+    assert data["$defs"]["op"]["enum"] == list(api.OPS)
+    assert data["properties"] == {"game": {"enum": ["chess", "go"]}, "count": {"enum": ["perft", "divide"]}}
 
 
 def test_protocol_doc_hello_lists_the_registry():

@@ -506,28 +506,20 @@ def _schema_validator(name: str):
         return None, e.message
 
 
-def _with_plugin_variants(node):
-    """A schema whose lists of the built-in variant ids (an ``enum``, and the variant
-    alternatives of the case-id ``pattern``) also name the variants of installed plugins:
-    the files list the built-ins, and a plugin's cases are checked by the same schema."""
-    builtin = list(variants.REGISTRY)
-    names = builtin + [v.id for v in variants.plugins()]
-    if builtin == names:
-        return node
-    if isinstance(node, dict):
-        return {k: _widened(k, v, builtin, names) for k, v in node.items()}
-    if isinstance(node, list):
-        return [_with_plugin_variants(v) for v in node]
-    return node
-
-
-def _widened(key, value, builtin, names):
-    prefix = f"^({'|'.join(builtin)})/"
-    if key == "enum" and value == builtin:
-        return names
-    if key == "pattern" and isinstance(value, str) and value.startswith(prefix):
-        return f"^({'|'.join(names)})/" + value[len(prefix):]
-    return _with_plugin_variants(value)
+def _with_plugin_variants(schema: dict) -> dict:
+    """A schema whose list of variant ids (``$defs.variant``, and the variant alternatives
+    of ``$defs.case-id``) also names the variants of installed plugins: the files list the
+    built-ins, and a plugin's cases and catalogue are checked by the same schema."""
+    plugins = [v.id for v in variants.plugins()]
+    defs = schema.get("$defs", {})
+    if not plugins or "enum" not in defs.get("variant", {}):
+        return schema
+    names = list(variants.REGISTRY) + plugins
+    out = {**defs, "variant": {**defs["variant"], "enum": names}}
+    if "case-id" in defs:
+        tail = defs["case-id"]["pattern"].split(")/", 1)[1]
+        out["case-id"] = {**defs["case-id"], "pattern": f"^({'|'.join(names)})/{tail}"}
+    return {**schema, "$defs": out}
 
 
 def _validator(name: str, problems: list[str]):

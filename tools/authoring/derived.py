@@ -1,10 +1,11 @@
 """Text kept in step with its one source; ``doublecheck generate`` writes it, ``--check`` compares.
 
-- The variant ids and the operation names in ``schemas/*.json`` (every
-  ``enum`` that lists variants or operations, and the variant alternatives of
-  the case-id ``pattern``) come from ``doublecheck.oracle.variants.REGISTRY``
-  and ``doublecheck.oracle.api.OPS``.  Only those lists are rewritten, in
-  place; the rest of each schema is left as written.
+- The variant ids and the operation names in ``schemas/*.json`` come from
+  ``doublecheck.oracle.variants.REGISTRY`` and ``doublecheck.oracle.api.OPS``:
+  each schema states them once, at marked places (``$defs.variant.enum``,
+  ``$defs.op.enum``, the variant alternatives of ``$defs.case-id.pattern``),
+  and refers to those.  Only those lists are rewritten, in place; the rest of
+  each schema is left as written, whatever words its other lists contain.
 - The ``hello`` answer of the example exchange in docs/protocol.md lists the
   registered variants.
 - The rule table of ``docs/<variant>.md`` (between the two marker lines
@@ -68,19 +69,29 @@ def _lists(node):
             yield from _lists(value)
 
 
+def marked_lists(schema: dict, variants: list[str], ops: list[str]) -> list[tuple[object, object]]:
+    """(what a schema holds, what it should hold) at the three places the registry writes:
+    ``$defs.variant.enum``, ``$defs.op.enum`` and the variant alternatives of
+    ``$defs.case-id.pattern``; every other list of a schema is its own."""
+    defs = schema.get("$defs", {})
+    out = []
+    if "enum" in defs.get("variant", {}):
+        out.append((defs["variant"]["enum"], variants))
+    if "enum" in defs.get("op", {}):
+        out.append((defs["op"]["enum"], ops))
+    pattern = defs.get("case-id", {}).get("pattern")
+    if pattern is not None:
+        m = CASE_ID_VARIANTS.match(pattern)
+        if m:
+            out.append((pattern, f"^({'|'.join(variants)})/" + pattern[m.end():]))
+    return out
+
+
 def schema_text(text: str) -> str:
-    """A schema's text with its variant and operation lists made equal to the registry's."""
-    variants, ops = list(REGISTRY), list(OPS)
-    for found in list(_lists(json.loads(text))):
-        if isinstance(found, str):
-            m = CASE_ID_VARIANTS.match(found)
-            if m:
-                text = text.replace(json.dumps(found),
-                                    json.dumps(f"^({'|'.join(variants)})/" + found[m.end():]))
-        elif "chess" in found and found != variants:
-            text = text.replace(json.dumps(found), json.dumps(variants))
-        elif "perft" in found and found != ops:
-            text = text.replace(json.dumps(found), json.dumps(ops))
+    """A schema's text with its marked variant and operation lists made equal to the registry's."""
+    for found, wanted in marked_lists(json.loads(text), list(REGISTRY), list(OPS)):
+        if found != wanted:
+            text = text.replace(json.dumps(found), json.dumps(wanted))
     return text
 
 
