@@ -12,6 +12,21 @@ ILLEGAL_MOVE = "illegal-move"
 INVALID_MOVE_TEXT = "invalid-move-text"
 INVALID_REQUEST = "invalid-request"
 UNSUPPORTED = "unsupported"
+INTERNAL_ERROR = "internal-error"       # a bug: the program failed where it should have answered
+BUDGET_EXCEEDED = "budget-exceeded"     # the request ran past the engine's own time budget
+
+# What the harness reports of an engine, and the command line of itself: not answers to a
+# request, but codes all the same (reports, --json errors, the desk's API).
+CRASH = "crash"                         # the engine process died
+TIMEOUT = "timeout"                     # no answer within the request's time
+PROTOCOL_ERROR = "protocol-error"       # an answer that breaks the protocol
+UNUSABLE_ENGINE = "unusable-engine"     # an engine that cannot be used at all (its hello)
+USAGE = "usage"                         # a command line argparse refuses
+UNKNOWN_RULE = "unknown-rule"
+UNKNOWN_MUTANT = "unknown-mutant"
+CASES_NOT_FOUND = "cases-not-found"     # the case tree is missing or holds nothing usable
+SCHEMA_UNUSABLE = "schema-unusable"     # a schema file is missing, unreadable or not a schema
+FORBIDDEN = "forbidden"                 # the rules desk refuses a request from another origin
 
 QUOTE_LIMIT = 200   # characters of an offending input a message shows
 

@@ -55,11 +55,9 @@ from jsonschema import Draft202012Validator
 
 from doublecheck.limits import MAX_DATA_FILE_BYTES, TooDeep, loads
 from doublecheck.oracle import api, notation, variants
-from doublecheck.oracle.errors import RulesError, clip, quote
+from doublecheck.oracle.errors import CASES_NOT_FOUND, SCHEMA_UNUSABLE, RulesError, clip, quote
 from doublecheck.oracle.limits import check_perft_depth
 
-CASES_NOT_FOUND = "cases-not-found"        # the case tree is missing or holds nothing usable
-SCHEMA_UNUSABLE = "schema-unusable"        # a schema file is missing, unreadable or not a schema
 
 
 class DataError(Exception):

@@ -24,7 +24,7 @@ from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR
 from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, TIMEOUT
 from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
-from doublecheck.oracle.errors import quote
+from doublecheck.oracle.errors import INTERNAL_ERROR, UNUSABLE_ENGINE, USAGE, quote
 
 MAIN_EPILOG = """\
 examples:
@@ -44,7 +44,6 @@ Exit status: 0 success, 1 failing cases (run) or stale files (generate --check),
 or an unusable engine, 130 interrupted.
 """
 
-USAGE = "usage"   # the error code of a command line argparse refuses
 
 LOOKUPS = {
     "moves": ("list the legal next moves", """\
@@ -726,7 +725,7 @@ def main(argv=None) -> int:
     except (RulesError, PgnError, DataError, UsageError, PerftError) as e:
         return fail(e.code, e.message, as_json)
     except HelloError as e:
-        return fail("unusable-engine", str(e), as_json)
+        return fail(UNUSABLE_ENGINE, str(e), as_json)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -734,7 +733,7 @@ def main(argv=None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as e:  # never show a traceback to the user
-        return fail("internal-error", f"{type(e).__name__}: {e}", as_json)
+        return fail(INTERNAL_ERROR, f"{type(e).__name__}: {e}", as_json)
 
 
 if __name__ == "__main__":

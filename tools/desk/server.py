@@ -40,7 +40,8 @@ from urllib.parse import urlsplit
 
 from doublecheck import __version__
 from doublecheck.desk import ops
-from doublecheck.oracle.errors import INVALID_REQUEST, UNSUPPORTED, RulesError
+from doublecheck.oracle.errors import (CASES_NOT_FOUND, FORBIDDEN, INTERNAL_ERROR, INVALID_REQUEST,
+                                       SCHEMA_UNUSABLE, UNSUPPORTED, RulesError)
 
 MAX_BODY = 256 * 1024       # bytes in one request body
 READ_TIMEOUT = 30           # seconds a connection may take to send its request
@@ -54,8 +55,8 @@ PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src
                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 HTTP_STATUS = {UNSUPPORTED: 404, "not-found": 404, "method-not-allowed": 405,
                "length-required": 411, "too-large": 413, "unsupported-media-type": 415,
-               "forbidden": 403, "internal-error": 500,
-               "cases-not-found": 500, "schema-unusable": 500}   # a damaged install
+               FORBIDDEN: 403, INTERNAL_ERROR: 500,
+               CASES_NOT_FOUND: 500, SCHEMA_UNUSABLE: 500}   # a damaged install
 
 
 class DeskError(Exception):
@@ -207,7 +208,7 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_error_json(code, str(getattr(error, "message", error)), head, rid)
         print(f"doublecheck desk: internal error on {what}:", file=sys.stderr)
         traceback.print_exception(error)
-        return self.send_error_json("internal-error", f"{type(error).__name__}: {error}", head, rid)
+        return self.send_error_json(INTERNAL_ERROR, f"{type(error).__name__}: {error}", head, rid)
 
     def refuse_method(self):
         self.skip_body()
@@ -225,13 +226,13 @@ class Handler(BaseHTTPRequestHandler):
             return
         host = self.headers.get("Host")
         if host is not None and not is_loopback(host_name(host)):
-            raise DeskError("forbidden", f"this desk answers requests for 127.0.0.1 or localhost, "
+            raise DeskError(FORBIDDEN, f"this desk answers requests for 127.0.0.1 or localhost, "
                                          f"not for {host!r}")
         origin = self.headers.get("Origin")
         if origin is not None and origin != "null":
             name = urlsplit(origin).hostname or ""
             if not is_loopback(name):
-                raise DeskError("forbidden", f"requests from pages at {origin!r} are not answered")
+                raise DeskError(FORBIDDEN, f"requests from pages at {origin!r} are not answered")
 
     def read_json(self) -> dict:
         """The request body as a JSON object; every limit is checked before it is read."""

@@ -33,13 +33,13 @@ from doublecheck.harness.deadline import Deadline
 from doublecheck.harness.process import (MAX_LINE, EngineFailure, HelloError, LineProcess, clip,
                                          size)
 from doublecheck.oracle.api import OPS
+from doublecheck.oracle.errors import BUDGET_EXCEEDED, CRASH, PROTOCOL_ERROR
 
 __all__ = ["VERSIONS", "MAX_LINE", "HELLO_TIMEOUT", "BUDGET_EXCEEDED", "EngineFailure", "HelloError", "Client",
            "problems", "response_problems", "request_problems", "validator", "clip", "size", "OPS"]
 
 VERSIONS = ("1",)          # the protocol versions this harness speaks, newest first
 HELLO_TIMEOUT = 10.0       # the first answer may take this long (engine start-up)
-BUDGET_EXCEEDED = "budget-exceeded"  # the error code of a request stopped at the server's budget
 
 
 # --- message checks ---------------------------------------------------------
@@ -194,7 +194,7 @@ class Client:
             try:
                 self._start()
             except HelloError as e:
-                raise EngineFailure("crash", f"could not restart the engine: {e}") from None
+                raise EngineFailure(CRASH, f"could not restart the engine: {e}") from None
             except EngineFailure as e:
                 e.message = f"while restarting, at hello: {e.message}"
                 e.restarted = False
@@ -202,7 +202,7 @@ class Client:
         stray = self.process.unread()
         if stray:
             text = clip(stray.decode("utf-8", "replace").strip(), 200)
-            raise self.process.failure("protocol-error", "before this request the engine had "
+            raise self.process.failure(PROTOCOL_ERROR, "before this request the engine had "
                                        f"written output nobody asked for: {text!r}")
         rid = self._new_id()
         limit = self.timeout if timeout is None else timeout
@@ -260,14 +260,14 @@ class Client:
             answer = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as e:
             why = "nested too deeply" if isinstance(e, RecursionError) else str(e)
-            raise self.process.failure("protocol-error",
+            raise self.process.failure(PROTOCOL_ERROR,
                                        f"the answer is not a JSON object ({why}): {shown()}") from None
         if not isinstance(answer, dict):
-            raise self.process.failure("protocol-error", f"the answer is not a JSON object: {shown()}")
+            raise self.process.failure(PROTOCOL_ERROR, f"the answer is not a JSON object: {shown()}")
         if answer.get("id") != rid or isinstance(answer.get("id"), bool):
-            raise self.process.failure("protocol-error", f"the answer has id {answer.get('id')!r}, "
+            raise self.process.failure(PROTOCOL_ERROR, f"the answer has id {answer.get('id')!r}, "
                                        f"the request had id {rid!r}")
         if not isinstance(answer.get("ok"), bool):
-            raise EngineFailure("protocol-error", f"the answer has no boolean 'ok': {shown()}",
+            raise EngineFailure(PROTOCOL_ERROR, f"the answer has no boolean 'ok': {shown()}",
                                 self.stderr_tail())
         return answer

@@ -38,6 +38,8 @@ from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, Hello
 from doublecheck.harness.protocol import response_problems
 from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
 from doublecheck.oracle import variants
+from doublecheck.oracle.errors import CRASH, INTERNAL_ERROR, PROTOCOL_ERROR, UNSUPPORTED
+from doublecheck.oracle.errors import TIMEOUT as TIMED_OUT   # TIMEOUT here is --timeout's default
 from doublecheck.progress import Progress
 
 GIVE_UP = 5            # crashes or timeouts in a row after which an engine gets no more cases
@@ -206,25 +208,25 @@ def _judge(case, engine, drill, timeout) -> Result:
         answer = engine.request(dict(case.request), timeout=limit)
     except EngineFailure as e:
         lines = e.lines()
-        if e.kind == "timeout" and timeout is not None:
+        if e.kind == TIMED_OUT and timeout is not None:
             lines.insert(1, timeout_hint(case, timeout))
-        return _error(case, e.kind, lines, e.message, broke=e.kind in ("crash", "timeout"),
+        return _error(case, e.kind, lines, e.message, broke=e.kind in (CRASH, TIMED_OUT),
                       limit=limit)
     except Exception as e:
         return _error(case, "harness-error", [f"the engine failed: {type(e).__name__}: {e}"],
                       limit=limit)
     if not isinstance(answer, dict) or not isinstance(answer.get("ok"), bool):
-        return _error(case, "protocol-error", [f"protocol-error: malformed answer: {answer!r:.200}"],
+        return _error(case, PROTOCOL_ERROR, [f"protocol-error: malformed answer: {answer!r:.200}"],
                       limit=limit)
     kept = dict(answer=answer, limit=limit)
     wrong = response_problems(op, {"id": 0, **answer})
     if wrong:
-        return _error(case, "protocol-error", [f"protocol-error: the answer to {op} does not follow "
+        return _error(case, PROTOCOL_ERROR, [f"protocol-error: the answer to {op} does not follow "
                                                "the protocol schema:"] + [f"  {w}" for w in wrong], **kept)
-    if not answer["ok"] and answer["error"]["code"] == "internal-error":
-        return _error(case, "internal-error", [f"internal-error: {answer['error']['message']}"], **kept)
-    if not answer["ok"] and answer["error"]["code"] == "unsupported" \
-            and case.expect.get("error", {}).get("code") != "unsupported":
+    if not answer["ok"] and answer["error"]["code"] == INTERNAL_ERROR:
+        return _error(case, INTERNAL_ERROR, [f"internal-error: {answer['error']['message']}"], **kept)
+    if not answer["ok"] and answer["error"]["code"] == UNSUPPORTED \
+            and case.expect.get("error", {}).get("code") != UNSUPPORTED:
         # the engine declined this one request (e.g. a UCI engine cannot express it)
         return Result(case, "skipped", [f"the engine does not support this request: "
                                         f"{answer['error']['message']}"], **kept)

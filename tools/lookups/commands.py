@@ -18,7 +18,8 @@ from doublecheck.lookups.lookup import status_sentence
 from doublecheck.lookups.svg import svg_for
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.limits import check_perft_depth
-from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_VARIANT, RulesError
+from doublecheck.oracle.errors import (INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_RULE, UNKNOWN_VARIANT,
+                                       RulesError)
 from doublecheck.perft.parallel import count as perft_count
 from doublecheck.progress import Progress
 
@@ -119,7 +120,7 @@ def rules_command(args) -> int:
         return 0
     rule = catalogue.get(args.id)
     if rule is None:
-        raise DataError("unknown-rule", f"no rule with id '{args.id}' in {args.cases_dir}")
+        raise DataError(UNKNOWN_RULE, f"no rule with id '{args.id}' in {args.cases_dir}")
     cases, _ = load_cases(cases_dir)
     cited = [c.id for c in cases if args.id in c.rules]
     if args.json:
