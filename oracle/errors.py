@@ -1,7 +1,12 @@
-"""The one exception type the oracle raises for bad input.
+"""The error codes, and the exception types that carry them.
 
 Every error carries a stable ``code`` that scripts and the case files compare
 against, and a ``message`` written for a person that names what is wrong.
+``RulesError`` is what the oracle raises for bad input; ``EngineError`` what an
+adapter raises to refuse a request (``doublecheck.adapter`` hands it to adapter
+authors); ``UsageError`` what the command line raises for a bad command line.
+They live here, at the bottom, so that every layer can raise or catch them
+without importing the layers above it.
 """
 
 import reprlib
@@ -65,3 +70,27 @@ class RulesError(Exception):
 
     def as_dict(self) -> dict:
         return {"code": self.code, "message": self.message}
+
+
+class EngineError(Exception):
+    """Raise from an adapter's ``handle`` to refuse a request with one of the codes above
+    and a message for people (``doublecheck.adapter.ERROR_CODES``).
+
+    Any exception with a string ``code`` attribute and a ``message`` is taken
+    the same way; any other exception is reported as the adapter's internal error.
+    """
+
+    def __init__(self, code: str, message: str):
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class UsageError(Exception):
+    """A command line that cannot be run (printed like every other error, code ``usage``)."""
+
+    code = USAGE
+
+    def __init__(self, message: str, prog: str):
+        super().__init__(message)
+        self.message = f"{prog}: {message} (see '{prog} --help')"

@@ -24,7 +24,7 @@ from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR
 from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, TIMEOUT
 from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
-from doublecheck.oracle.errors import INTERNAL_ERROR, UNUSABLE_ENGINE, USAGE, quote
+from doublecheck.oracle.errors import INTERNAL_ERROR, UNUSABLE_ENGINE, UsageError, quote
 
 MAIN_EPILOG = """\
 examples:
@@ -207,16 +207,6 @@ def fail(code: str, message: str, as_json: bool = False) -> int:
         print(json.dumps({"error": {"code": code, "message": message}}))
     print(f"error: {code}: {message}", file=sys.stderr)
     return 2
-
-
-class UsageError(Exception):
-    """argparse refused the command line (printed like every other error, code ``usage``)."""
-
-    code = USAGE
-
-    def __init__(self, message: str, prog: str):
-        super().__init__(message)
-        self.message = f"{prog}: {message} (see '{prog} --help')"
 
 
 class Parser(argparse.ArgumentParser):

@@ -42,13 +42,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol
 
-from doublecheck.adapter import EngineError
 from doublecheck.harness.deadline import TimeLimitExceeded, time_limit
 from doublecheck.harness.process import split_command
 from doublecheck.harness.protocol import (BUDGET_EXCEEDED, OPS, Client, EngineFailure, HelloError,
                                           clip)
 from doublecheck.oracle import api
-from doublecheck.oracle.errors import INTERNAL_ERROR, PROTOCOL_ERROR, TIMEOUT
+from doublecheck.oracle.errors import INTERNAL_ERROR, PROTOCOL_ERROR, TIMEOUT, EngineError
 
 __all__ = ["Engine", "EngineError", "EngineFailure", "HelloError", "OracleAdapter",
            "OracleEngine", "AdapterEngine", "SubprocessEngine", "error", "load_adapter",

@@ -12,14 +12,13 @@ import sys
 import textwrap
 
 from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
-from doublecheck.cli import UsageError
 from doublecheck.lookups import lookup, matrix, pgn
 from doublecheck.lookups.lookup import status_sentence
 from doublecheck.lookups.svg import svg_for
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.limits import check_perft_depth
 from doublecheck.oracle.errors import (INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_RULE, UNKNOWN_VARIANT,
-                                       RulesError)
+                                       RulesError, UsageError)
 from doublecheck.perft.parallel import count as perft_count
 from doublecheck.progress import Progress
 
