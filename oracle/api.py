@@ -18,6 +18,7 @@ from doublecheck.oracle.errors import (ILLEGAL_MOVE, INVALID_FEN, INVALID_MOVE_T
                                        RulesError, quote)
 from doublecheck.oracle.limits import MAX_MOVE_TEXT, MAX_MOVES, check_perft_depth
 from doublecheck.oracle.perft import divide, perft, perft_turns, turn_text
+from doublecheck.oracle.notation import turn_tokens
 from doublecheck.oracle.position import Move, Position
 
 OPS = ("moves", "turns", "play", "status", "perft", "fen")
@@ -51,12 +52,7 @@ def split_tokens(moves):
         if len(item) > MAX_MOVE_TEXT:
             raise RulesError(INVALID_MOVE_TEXT, f"a move or turn has at most {MAX_MOVE_TEXT} "
                                                 f"characters, not {quote(item, 40)}")
-        parts = item.split(",")
-        for i, part in enumerate(parts):
-            if part:
-                tokens.append(part + ("," if i < len(parts) - 1 else ""))
-            elif i < len(parts) - 1 or len(parts) == 1:
-                raise RulesError(INVALID_MOVE_TEXT, f"{quote(item)}: empty move between commas")
+        tokens += turn_tokens(item)
     return tokens
 
 

@@ -146,7 +146,7 @@ def position(request: dict) -> dict:
 def drawn_turn(rules, turn_start, tokens) -> list:
     """Numbered arrows for the moves of one turn played so far."""
     try:
-        return turn_arrows(rules, turn_start, ",".join(t.rstrip(",") for t in tokens))
+        return turn_arrows(rules, turn_start, "".join(tokens))
     except RulesError:
         return []
 

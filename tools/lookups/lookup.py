@@ -19,6 +19,7 @@ from doublecheck.oracle.api import Step
 from doublecheck.oracle.chess import Chess
 from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, RulesError
 from doublecheck.oracle.explain import Asked, Refusal, refusal, side
+from doublecheck.oracle.notation import turn_moves
 
 UNICODE = {"K": "♔", "Q": "♕", "R": "♖", "B": "♗", "N": "♘", "P": "♙",
            "k": "♚", "q": "♛", "r": "♜", "b": "♝", "n": "♞", "p": "♟"}
@@ -66,13 +67,8 @@ def split_question(move, turn):
         raise RulesError(INVALID_MOVE_TEXT, "empty move text")
     if move is not None:
         return text, [text], True, False
-    parts = text.split(",")
-    open_end = parts[-1] == "" and len(parts) > 1
-    if open_end:
-        parts = parts[:-1]
-    if any(not p.strip() for p in parts):
-        raise RulesError(INVALID_MOVE_TEXT, f"{text!r}: empty move between commas")
-    return text, [p.strip() for p in parts], False, open_end
+    moves, open_end = turn_moves(text)
+    return text, moves, False, open_end
 
 
 def explain_at(rules, pos, steps, move=None, turn=None, cases_dir=None):
