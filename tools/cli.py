@@ -23,6 +23,7 @@ import sys
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR
 from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, TIMEOUT
+from doublecheck.lookups.operations import OPERATIONS
 from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
 from doublecheck.oracle.errors import INTERNAL_ERROR, UNUSABLE_ENGINE, UsageError, quote
 
@@ -45,74 +46,8 @@ or an unusable engine, 130 interrupted.
 """
 
 
-LOOKUPS = {
-    "moves": ("list the legal next moves", """\
-Prints the legal moves of the side to move, one per line, in coordinate
-notation (e2e4, e7e8q, e1g1 for castling).
-
-examples:
-  doublecheck moves
-  doublecheck moves --moves "e2e4 e7e5" --json
-  doublecheck moves --variant chess --fen '8/8/8/4k3/8/8/4P3/4K3 w - - 0 1'
-"""),
-    "turns": ("list the legal complete turns", """\
-A turn is everything one side does before the other side moves: one move in
-chess, one or two in the double-move variants. The moves of a turn are joined
-by commas (g3g8,g8h7). From a position in the middle of a turn, lists the ways
-to finish it.
-
-examples:
-  doublecheck turns --variant double-move-anul
-  doublecheck turns --moves "e2e4" --json
-"""),
-    "perft": ("count move sequences to a given depth", """\
-Counts the sequences of DEPTH moves (or complete turns, with --turns) that the
-rules allow (ruling G7). --divide also prints the count below each first move:
-compare it with your engine's to find the move whose subtree is wrong.
-
-Counts already made are remembered in a transposition table of --hash MB per
-counting process, so a position reached again at the same remaining depth is
-not counted twice; --no-hash counts with the plain reference walk instead.
---jobs N splits the tree into subtrees counted by N local processes (each
-with its own table, so on few cores one cached process is often faster);
---scheduler ADDRESS sends them to a running Dask cluster (pip install
-'doublecheck[cluster]'). Progress goes to stderr (--quiet: none).
-More in docs/perft.md.
-
-examples:
-  doublecheck perft --depth 3               prints  Nodes: 8902
-  doublecheck perft --depth 2 --divide      one 'e2e4: 20' line per move, then the total
-  doublecheck perft --depth 2 --turns --variant double-move --json
-  doublecheck perft --depth 6               119060324 nodes (about a minute)
-  doublecheck perft --depth 5 --no-hash --jobs 2   the plain walk on two processes
-  doublecheck perft --depth 7 --divide --scheduler tcp://10.0.0.5:8786
-"""),
-    "play": ("play moves and show the resulting position and status", """\
-Plays the moves given with --moves (space-separated, coordinate text or SAN)
-from --fen or the start position, then prints the FEN and the game status.
-Repetitions are counted over the positions the moves pass through.
-
-examples:
-  doublecheck play --moves "e2e4 e7e5 g1f3"
-  doublecheck play --moves "f3 e5 g4 Qh4#" --json
-"""),
-    "status": ("say whether the game is over, and why", """\
-Prints whether the game is over (and the result and reason), and which draws
-the side to move could claim.
-
-examples:
-  doublecheck status --fen '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'
-  doublecheck status --moves "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8" --json
-"""),
-    "fen": ("check a FEN and print it normalised", """\
-Reads a FEN (after playing --moves, if given) and prints it in normal form;
-an invalid FEN is reported with the reason.
-
-examples:
-  doublecheck fen --fen 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
-  doublecheck fen --moves "e2e4 c7c5" --json
-"""),
-}
+# The lookups that are protocol operations: their summary and help come from the one table.
+LOOKUPS = {name: (op.summary, op.help) for name, op in OPERATIONS.items()}
 
 
 SHOW_HELP = ("draw the position in the terminal, with its turn state and status", """\

@@ -31,6 +31,7 @@ from functools import lru_cache
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR, load_rules
 from doublecheck.lookups import lookup, pgn
+from doublecheck.lookups.operations import OPERATIONS
 from doublecheck.lookups.svg import (
     TURN_COLOURS,
     Arrow,
@@ -50,7 +51,7 @@ from doublecheck.oracle.explain import side
 from doublecheck.oracle.notation import read_text
 
 MAX_MOVES = 3000          # moves in a line, or turns in a PGN record, per request
-ORACLE_OPS = tuple(op for op in api.OPS if op != "perft")
+ORACLE_OPS = tuple(name for name, op in OPERATIONS.items() if op.desk)
 DESK_OPS = ("position", "explain", "replay", "pgn")
 OPS = ORACLE_OPS + DESK_OPS
 REFUSED_COLOUR = "#c62828"

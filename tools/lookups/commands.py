@@ -13,7 +13,7 @@ import textwrap
 
 from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
 from doublecheck.lookups import lookup, matrix, pgn
-from doublecheck.lookups.lookup import status_sentence
+from doublecheck.lookups.operations import operation
 from doublecheck.lookups.svg import svg_for
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.limits import check_perft_depth
@@ -37,17 +37,9 @@ def _write(path: str, text: str) -> None:
 
 
 def as_text(op: str, result: dict) -> str:
-    """A lookup's answer as the plain text the command prints without --json."""
-    if op in ("moves", "turns"):
-        return "\n".join(sorted(result[op]))
-    if op == "perft":
-        lines = [f"{m}: {n}" for m, n in sorted(result.get("divide", {}).items())]
-        return "\n".join(lines + ([""] if lines else []) + [f"Nodes: {result['nodes']}"])
-    if op == "play":
-        return result["fen"] + "\n" + status_sentence(result["status"])
-    if op == "status":
-        return status_sentence(result["status"])
-    return result["fen"]
+    """A lookup's answer as the plain text the command prints without --json
+    (the operations table's ``text``; an unknown operation is an error, never a guess)."""
+    return operation(op).text(result)
 
 
 def _print(args, op: str, answer: dict) -> None:
