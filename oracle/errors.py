@@ -32,6 +32,21 @@ UNKNOWN_MUTANT = "unknown-mutant"
 CASES_NOT_FOUND = "cases-not-found"     # the case tree is missing or holds nothing usable
 SCHEMA_UNUSABLE = "schema-unusable"     # a schema file is missing, unreadable or not a schema
 FORBIDDEN = "forbidden"                 # the rules desk refuses a request from another origin
+HARNESS_ERROR = "harness-error"         # the harness itself failed on a case (a bug of ours)
+CANNOT_WRITE = "cannot-write"           # a file the user named cannot be written
+CANNOT_LISTEN = "cannot-listen"         # the rules desk cannot open its port
+FILE_NOT_FOUND = "file-not-found"
+UNREADABLE_FILE = "unreadable-file"
+PGN_SYNTAX = "pgn-syntax"               # a game record that is not PGN
+UNKNOWN_RESULT = "unknown-result"       # a PGN Result tag that is no result
+CLUSTER_UNAVAILABLE = "cluster-unavailable"   # perft --scheduler: no Dask cluster to use
+WORKERS_LOST = "workers-lost"           # perft --scheduler: the cluster lost its workers
+# the rules desk's HTTP answers
+NOT_FOUND = "not-found"
+METHOD_NOT_ALLOWED = "method-not-allowed"
+LENGTH_REQUIRED = "length-required"
+TOO_LARGE = "too-large"
+UNSUPPORTED_MEDIA_TYPE = "unsupported-media-type"
 
 QUOTE_LIMIT = 200   # characters of an offending input a message shows
 

@@ -38,7 +38,7 @@ from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, Hello
 from doublecheck.harness.protocol import response_problems
 from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
 from doublecheck.oracle import variants
-from doublecheck.oracle.errors import CRASH, INTERNAL_ERROR, PROTOCOL_ERROR, UNSUPPORTED
+from doublecheck.oracle.errors import CRASH, HARNESS_ERROR, INTERNAL_ERROR, PROTOCOL_ERROR, UNSUPPORTED
 from doublecheck.oracle.errors import TIMEOUT as TIMED_OUT   # TIMEOUT here is --timeout's default
 from doublecheck.progress import Progress
 
@@ -213,7 +213,7 @@ def _judge(case, engine, drill, timeout) -> Result:
         return _error(case, e.kind, lines, e.message, broke=e.kind in (CRASH, TIMED_OUT),
                       limit=limit)
     except Exception as e:
-        return _error(case, "harness-error", [f"the engine failed: {type(e).__name__}: {e}"],
+        return _error(case, HARNESS_ERROR, [f"the engine failed: {type(e).__name__}: {e}"],
                       limit=limit)
     if not isinstance(answer, dict) or not isinstance(answer.get("ok"), bool):
         return _error(case, PROTOCOL_ERROR, [f"protocol-error: malformed answer: {answer!r:.200}"],
@@ -233,7 +233,7 @@ def _judge(case, engine, drill, timeout) -> Result:
     try:
         diff = difference(case.variant, case.expect, answer, case.request)
     except Exception as e:
-        return _error(case, "harness-error",
+        return _error(case, HARNESS_ERROR,
                       [f"could not compare the answer: {type(e).__name__}: {e}"], **kept)
     if diff and drill and op == "perft" and answer["ok"] and "error" not in case.expect \
             and case.request.get("depth", 0) >= 1:
@@ -408,7 +408,7 @@ def _parallel(cases, workers):
             try:
                 result = worker.run(case)
             except BaseException as e:  # keep the run going; this case is an error
-                result = _error(case, "harness-error", [f"harness error: {type(e).__name__}: {e}"])
+                result = _error(case, HARNESS_ERROR, [f"harness error: {type(e).__name__}: {e}"])
             if not stop.is_set():
                 done.put((i, result))
 

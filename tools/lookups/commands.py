@@ -17,8 +17,8 @@ from doublecheck.lookups.operations import operation
 from doublecheck.lookups.svg import svg_for
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.limits import check_perft_depth
-from doublecheck.oracle.errors import (INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_RULE, UNKNOWN_VARIANT,
-                                       RulesError, UsageError)
+from doublecheck.oracle.errors import (CANNOT_WRITE, INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_RULE,
+                                       UNKNOWN_VARIANT, RulesError, UsageError)
 from doublecheck.perft.parallel import count as perft_count
 from doublecheck.progress import Progress
 
@@ -33,7 +33,7 @@ def _write(path: str, text: str) -> None:
         with open(path, "w", encoding="utf-8") as f:
             f.write(text)
     except OSError as e:
-        raise RulesError("cannot-write", f"{path}: {e.strerror or e}") from None
+        raise RulesError(CANNOT_WRITE, f"{path}: {e.strerror or e}") from None
 
 
 def as_text(op: str, result: dict) -> str:

@@ -31,7 +31,8 @@ import textwrap
 from dataclasses import dataclass, field
 
 from doublecheck.oracle import api, variants
-from doublecheck.oracle.errors import INVALID_MOVE_TEXT, UNKNOWN_VARIANT, RulesError
+from doublecheck.oracle.errors import (FILE_NOT_FOUND, INVALID_MOVE_TEXT, PGN_SYNTAX, UNKNOWN_RESULT,
+                                       UNKNOWN_VARIANT, UNREADABLE_FILE, RulesError)
 from doublecheck.oracle.position import WHITE
 from doublecheck.lookups.lookup import explain_at, play_line, side, status_sentence
 
@@ -88,7 +89,7 @@ def parse_pgn(text: str) -> list[Game]:
         if comment_from is None and depth == 0 and stripped.startswith("["):
             m = TAG.fullmatch(stripped)
             if not m:
-                raise PgnError("pgn-syntax", f"malformed tag pair {stripped!r} (write [Name \"value\"])",
+                raise PgnError(PGN_SYNTAX, f"malformed tag pair {stripped!r} (write [Name \"value\"])",
                                number)
             if game is None or in_moves:
                 if pending is not None:
@@ -99,7 +100,7 @@ def parse_pgn(text: str) -> list[Game]:
                 in_moves = False
             name, value = m[1], m[2].replace('\\"', '"').replace("\\\\", "\\")
             if name in game.tags:
-                raise PgnError("pgn-syntax", f"tag {name} given twice in one game", number)
+                raise PgnError(PGN_SYNTAX, f"tag {name} given twice in one game", number)
             game.tags[name] = value
             game.tag_lines[name] = number
             continue
@@ -124,7 +125,7 @@ def parse_pgn(text: str) -> list[Game]:
                 continue
             if ch == ")":
                 if depth == 0:
-                    raise PgnError("pgn-syntax", "')' without a matching '('", number)
+                    raise PgnError(PGN_SYNTAX, "')' without a matching '('", number)
                 depth -= 1
                 i += 1
                 continue
@@ -166,13 +167,13 @@ def parse_pgn(text: str) -> list[Game]:
                 game.turns.append(pending)
                 pending = None
     if comment_from is not None:
-        raise PgnError("pgn-syntax", "a '{' comment is never closed", comment_from)
+        raise PgnError(PGN_SYNTAX, "a '{' comment is never closed", comment_from)
     if depth:
-        raise PgnError("pgn-syntax", "a '(' variation is never closed", len(lines))
+        raise PgnError(PGN_SYNTAX, "a '(' variation is never closed", len(lines))
     if pending is not None and game is not None:
         game.turns.append(pending)
     if not games:
-        raise PgnError("pgn-syntax", "no game found (no tags and no moves)")
+        raise PgnError(PGN_SYNTAX, "no game found (no tags and no moves)")
     return games
 
 
@@ -194,10 +195,10 @@ def replay_game(game: Game, index: int = 1) -> dict:
                        game.tag_lines.get("Variant"))
     result_tag = game.tags.get("Result")
     if result_tag is not None and result_tag not in RESULTS:
-        raise PgnError("unknown-result", f"game {index}: Result {result_tag!r} is not one of "
+        raise PgnError(UNKNOWN_RESULT, f"game {index}: Result {result_tag!r} is not one of "
                        f"{', '.join(RESULTS)}", game.tag_lines.get("Result"))
     if result_tag and game.termination and game.termination != result_tag:
-        raise PgnError("pgn-syntax", f"game {index}: the movetext ends with {game.termination} "
+        raise PgnError(PGN_SYNTAX, f"game {index}: the movetext ends with {game.termination} "
                        f"but the Result tag says {result_tag}", game.termination_line)
     rules = variants.get(variant)
     fen = game.tags.get("FEN")
@@ -283,9 +284,9 @@ def replay_file(path) -> dict:
         with open(path, encoding="utf-8-sig") as f:
             text = f.read()
     except FileNotFoundError:
-        raise PgnError("file-not-found", f"no such file: {path}") from None
+        raise PgnError(FILE_NOT_FOUND, f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError) as e:
-        raise PgnError("unreadable-file", f"cannot read {path}: {e}") from None
+        raise PgnError(UNREADABLE_FILE, f"cannot read {path}: {e}") from None
     return replay_text(text)
 
 
