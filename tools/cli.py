@@ -22,6 +22,7 @@ import sys
 
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR
+from doublecheck.harness.report import REPORT_FILES, STDOUT_FORMATS
 from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, TIMEOUT
 from doublecheck.lookups.operations import OPERATIONS
 from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
@@ -344,12 +345,10 @@ examples:
     p.add_argument("--give-up", type=count, default=5, metavar="N",
                    help="after N crashes or timeouts in a row, send that engine no more cases; "
                         "they are reported as errors (default: %(default)s; 0: never)")
-    p.add_argument("--format", choices=("text", "markdown"), default="text",
+    p.add_argument("--format", choices=tuple(STDOUT_FORMATS), default="text",
                    help="report printed on stdout (markdown suits CI job summaries)")
-    p.add_argument("--json", metavar="FILE", help="also write a JSON report (schemas/report.schema.json)")
-    p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
-    p.add_argument("--html", metavar="FILE",
-                   help="also write an HTML report: each failing case with its board (docs/lookups.md)")
+    for name, report in REPORT_FILES.items():
+        p.add_argument(f"--{name}", metavar="FILE", help=report.help)
     p.add_argument("--xfail", metavar="FILE",
                    help="expected failures: case ids with reasons (see docs/harness.md)")
     p.add_argument("--write-xfail", metavar="FILE",
@@ -361,15 +360,13 @@ examples:
 
 def run_handler(args) -> int:
     from doublecheck.harness.engines import engine_spec
-    from doublecheck.harness.html_report import write_html_report
     from doublecheck.harness.runner import RunOptions, run_command
 
     timeout = args.timeout if args.timeout > 0 else None
     options = RunOptions(
         cases_dir=args.cases_dir, variant=args.variant, rule=args.rule, patterns=tuple(args.patterns),
         max_nodes=args.max_nodes, timeout=timeout, jobs=args.jobs, give_up=args.give_up,
-        fmt=args.format, json_file=args.json, junit_file=args.junit,
-        extra_reports=((args.html, write_html_report),) if args.html else (),
+        fmt=args.format, files={name: getattr(args, name) for name in REPORT_FILES if getattr(args, name)},
         xfail_file=args.xfail, write_xfail=args.write_xfail, force=args.force, quiet=args.quiet,
         deep=args.deep)
     return run_command(options, spec=engine_spec(args.engine, args.adapter, timeout))

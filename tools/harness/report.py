@@ -15,7 +15,9 @@ import os
 import tempfile
 import xml.etree.ElementTree as ET
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from doublecheck.harness.compare import short_diff
 
@@ -434,3 +436,30 @@ def _umask() -> int:
     mask = os.umask(0o022)  # reading the umask means setting it; put it straight back
     os.umask(mask)
     return mask
+
+
+# ------------------------------------------------------------ the formats, one table
+
+def _write_html(run, path) -> None:
+    from doublecheck.harness.html_report import write_html_report   # only when asked for
+    write_html_report(run, path)
+
+
+@dataclass(frozen=True)
+class ReportFile:
+    """A report ``doublecheck run --<name> FILE`` also writes: its help, and its writer."""
+
+    help: str
+    write: Callable   # write(run, path)
+
+
+# Every report file a run can write, by option name; the command line and the runner read
+# only this table (docs/harness.md, ``doublecheck docs harness``).
+REPORT_FILES = {
+    "json": ReportFile("also write a JSON report (schemas/report.schema.json)", write_json),
+    "junit": ReportFile("also write a JUnit XML report", write_junit),
+    "html": ReportFile("also write an HTML report: each failing case with its board (docs/lookups.md)",
+                       _write_html),
+}
+# The report printed on stdout (--format), by name.
+STDOUT_FORMATS = {"text": text, "markdown": markdown}

@@ -78,10 +78,8 @@ class RunOptions:
     timeout: float | None = TIMEOUT  # the base limit per request; None: no limit
     jobs: int = 1
     give_up: int = GIVE_UP
-    fmt: str = "text"
-    json_file: object = None
-    junit_file: object = None
-    extra_reports: tuple = ()  # more (path, write) pairs; write(run, path) like the JSON writer
+    fmt: str = "text"          # the report on stdout: a name of reports.STDOUT_FORMATS
+    files: dict = field(default_factory=dict)  # report files: a name of reports.REPORT_FILES -> path
     xfail_file: object = None
     write_xfail: object = None
     force: bool = False
@@ -490,7 +488,7 @@ def run_command(options: RunOptions | None = None, engine=None, spec: EngineSpec
               file=err)
     for stale in run.stale_xfail:
         print(f"warning: {options.xfail_file}: no case has the id {stale}", file=err)
-    (reports.markdown if options.fmt == "markdown" else reports.text)(run, out)
+    reports.STDOUT_FORMATS[options.fmt](run, out)
     return _write_reports(run, options, xfail, run.exit_code(), err)
 
 
@@ -573,8 +571,7 @@ def _execute(options, chosen, engine, spec, err) -> Run:
 
 def _write_reports(run, options, xfail, code, err) -> int:
     """Write the report files asked for; an unwritable one makes the exit status 2."""
-    written = [(options.json_file, reports.write_json), (options.junit_file, reports.write_junit)]
-    written += list(options.extra_reports)
+    written = [(path, reports.REPORT_FILES[name].write) for name, path in options.files.items()]
     if options.write_xfail and run.interrupted:
         print(f"not writing {options.write_xfail}: the run was interrupted, so the baseline would "
               "be incomplete", file=err)
