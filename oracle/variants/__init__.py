@@ -192,7 +192,7 @@ def descriptor(name: str) -> Variant:
 def unknown_message(name) -> str:
     """The one wording of an unknown variant id: what it was, what is known, and why a
     variant that a broken plugin registers is missing."""
-    text = f"unknown variant {quote(name)}; known variants: {', '.join(registered())}"
+    text = f"unknown variant {quote(name)} (known: {', '.join(registered())})"
     why = table().failed.get(name)
     return text + (f" ({name} comes from a plugin that was left out: {why})" if why else "")
 
@@ -211,6 +211,13 @@ def get(name: str):
     if name not in _instances:
         _instances[name] = descriptor(name).rules_class()()
     return _instances[name]
+
+
+def rules_of(variant):
+    """The rules object for a variant id, or the rules object itself when one is passed down
+    (a caller that looked the id up once hands the object on instead of the id)."""
+    from doublecheck.oracle.chess import Chess
+    return variant if isinstance(variant, Chess) else get(variant)
 
 
 def __getattr__(attr):

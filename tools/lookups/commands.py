@@ -48,15 +48,13 @@ def _print(args, op: str, answer: dict) -> None:
 
 def lookup_command(args) -> int:
     """moves, turns, perft, play, status, fen: one oracle request, printed."""
-    if args.variant not in api.VARIANTS:
-        raise RulesError(UNKNOWN_VARIANT, f"unknown variant '{args.variant}' "
-                                          f"(known: {', '.join(api.VARIANTS)})")
+    rules = variants.get(args.variant)   # looked up once: everything below gets the object
     if args.command == "turns" and args.grouped:
-        data = lookup.grouped_turns(args.variant, args.fen, _moves(args))
+        data = lookup.grouped_turns(rules, args.fen, _moves(args))
         print(json.dumps(data) if args.json else lookup.grouped_turns_text(data))
         return 0
     if args.command == "play" and args.pgn:
-        text = pgn.pgn_for_line(args.variant, args.fen, _moves(args))
+        text = pgn.pgn_for_line(rules, args.fen, _moves(args))
         if args.pgn == "-":
             sys.stdout.write(text)
             return 0
@@ -67,15 +65,14 @@ def lookup_command(args) -> int:
     if args.moves is not None:
         req["moves"] = args.moves.split()
     if args.command == "perft":
-        return _perft(args)
-    _print(args, args.command, api.handle(req))
+        return _perft(args, rules)
+    _print(args, args.command, api.handle(req, rules=rules))
     return 0
 
 
-def _perft(args) -> int:
+def _perft(args, rules) -> int:
     """perft: through the transposition cache (or --no-hash, the plain walk), in this
     process, over --jobs N processes or on the Dask cluster at --scheduler."""
-    rules = variants.get(args.variant)
     check_perft_depth(rules, args.depth, args.turns)
     if args.divide and args.depth < 1:
         raise RulesError(INVALID_REQUEST, "--divide needs --depth 1 or more")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.api import Step
-from doublecheck.oracle.chess import Chess
 from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, RulesError
 from doublecheck.oracle.explain import Asked, Refusal, refusal, side
 from doublecheck.oracle.notation import turn_moves
@@ -25,9 +24,7 @@ UNICODE = {"K": "♔", "Q": "♕", "R": "♖", "B": "♗", "N": "♘", "P": "♙
            "k": "♚", "q": "♛", "r": "♜", "b": "♝", "n": "♞", "p": "♟"}
 
 
-def rules_of(variant):
-    """The rules object for a variant id, or the rules object itself (any ``Chess`` subclass)."""
-    return variant if isinstance(variant, Chess) else variants.get(variant)
+rules_of = variants.rules_of
 
 
 def play_line(rules, fen, moves):

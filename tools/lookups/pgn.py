@@ -188,11 +188,11 @@ def clean_turn(text: str) -> str:
 def replay_game(game: Game, index: int = 1) -> dict:
     """Check one game; returns a JSON-able report (see docs/lookups.md).  Raises PgnError
     for a record that cannot be used."""
-    variant = game.tags.get("Variant", "chess")
-    if variant not in api.VARIANTS:
-        raise PgnError(UNKNOWN_VARIANT, f"game {index}: Variant {variant!r} is not a variant id "
-                       f"of this project (known: {', '.join(api.VARIANTS)})",
-                       game.tag_lines.get("Variant"))
+    try:
+        rules = variants.get(game.tags.get("Variant", "chess"))
+    except RulesError as e:
+        raise PgnError(UNKNOWN_VARIANT, f"game {index}: the Variant tag: {e.message}",
+                       game.tag_lines.get("Variant")) from None
     result_tag = game.tags.get("Result")
     if result_tag is not None and result_tag not in RESULTS:
         raise PgnError(UNKNOWN_RESULT, f"game {index}: Result {result_tag!r} is not one of "
@@ -200,14 +200,13 @@ def replay_game(game: Game, index: int = 1) -> dict:
     if result_tag and game.termination and game.termination != result_tag:
         raise PgnError(PGN_SYNTAX, f"game {index}: the movetext ends with {game.termination} "
                        f"but the Result tag says {result_tag}", game.termination_line)
-    rules = variants.get(variant)
     fen = game.tags.get("FEN")
     try:
         pos, steps = play_line(rules, fen, [])
     except RulesError as e:
         raise PgnError(e.code, f"game {index}: FEN tag: {e.message}",
                        game.tag_lines.get("FEN")) from None
-    report = {"game": index, "line": game.line, "variant": variant,
+    report = {"game": index, "line": game.line, "variant": rules.name,
               "fen": rules.fen(pos), "turns": 0, "legal": True, "illegal": None, "notes": []}
     for n, turn in enumerate(game.turns):
         last = n == len(game.turns) - 1
@@ -343,12 +342,13 @@ def turns_of_line(rules, line):
     return turns
 
 
-def pgn_for_line(variant: str, fen: str | None, moves, tags: dict | None = None) -> str:
-    """PGN text for the line ``moves`` (tokens as for ``--moves``) from ``fen`` or the start.
+def pgn_for_line(variant, fen: str | None, moves, tags: dict | None = None) -> str:
+    """PGN text for the line ``moves`` (tokens as for ``--moves``) from ``fen`` or the start;
+    ``variant`` is an id or the rules object.
 
     Raises RulesError for an unknown variant, an invalid FEN or an illegal move.
     """
-    rules = variants.get(variant)
+    rules = variants.rules_of(variant)
     line = api.replay(rules, fen, moves)
     pos, final = line.start, line.final
     turns = turns_of_line(rules, line)
@@ -358,7 +358,7 @@ def pgn_for_line(variant: str, fen: str | None, moves, tags: dict | None = None)
             "Black": "?", "Result": result}
     head.update(tags or {})
     head["Result"] = result
-    head["Variant"] = variant
+    head["Variant"] = rules.name
     if fen is not None and rules.fen(pos) != rules.fen(rules.start):
         head["SetUp"] = "1"
         head["FEN"] = rules.fen(pos)

@@ -208,10 +208,10 @@ def _cid(colour: str) -> str:
     return re.sub(r"[^0-9a-zA-Z]", "", colour)
 
 
-def svg_for(variant: str, fen=None, moves=None, turn: str | None = None,
+def svg_for(variant, fen=None, moves=None, turn: str | None = None,
             title: str | None = None) -> str:
     """The position after ``moves`` from ``fen`` (default: the start), with ``turn`` as arrows."""
-    rules = variants.get(variant)
+    rules = variants.rules_of(variant)
     pos = api.replay(rules, fen, moves).final
     arrows = turn_arrows(rules, pos, turn) if turn else []
     return position_svg(rules, pos, arrows, title=title)
