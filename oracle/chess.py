@@ -22,6 +22,18 @@ SLIDES = {"R": ROOK_DIRECTIONS, "B": BISHOP_DIRECTIONS, "Q": QUEEN_DIRECTIONS}
 PROMOTION_LETTERS = "QRBN"
 
 
+
+@dataclass(frozen=True)
+class About:
+    """What the tables ``doublecheck generate`` writes say of a variant, in its own class:
+    the README's variant table (``summary``) and "What is counted" in docs/perft.md (what
+    a ``move`` and a ``turn`` are, and a ``note`` worth knowing)."""
+
+    summary: str
+    move: str
+    turn: str
+    note: str
+
 @dataclass(frozen=True)
 class CastleRule:
     """One way to castle: the king goes king_from -> king_to, the rook rook_from -> rook_to."""
@@ -59,12 +71,6 @@ class Chess:
     """The orthodox game: check, castling, en passant, promotion, FIDE draws."""
 
     name = "chess"
-    summary = ("the FIDE Laws: the base every other variant shares")   # the README's variant table
-    perft_terms = {  # docs/perft.md, "What is counted"
-        "move": "a FIDE move",
-        "turn": "one move",
-        "note": ("perft and turn-perft are equal"),
-    }
     rules_page = ("FIDE Laws", "https://handbook.fide.com/chapter/E012023")   # no docs/chess.md
     geometry = STANDARD
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -661,3 +667,9 @@ class Chess:
         """The variant's state at pos in words, for ``doublecheck show`` (one line each):
         by default each extra FEN field with its value; chess has none."""
         return [f"{name}: {value}" for name, value in zip(self.extra_fields, self.format_state(pos))]
+
+    # What the tables doublecheck generate writes say of this variant (README, docs/perft.md).
+    about = About(summary="the FIDE Laws: the base every other variant shares",
+                  move="a FIDE move",
+                  turn="one move",
+                  note="perft and turn-perft are equal")

@@ -20,7 +20,7 @@ import re
 from typing import NamedTuple
 
 from doublecheck.oracle import explain
-from doublecheck.oracle.chess import Chess, not_over, game_over
+from doublecheck.oracle.chess import About, Chess, game_over, not_over
 from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
 from doublecheck.oracle.explain import VARIANT, Refusal, piece_name, side as side_name
 from doublecheck.oracle.fen import validate_castling, validate_ep
@@ -57,15 +57,6 @@ class SymmetricMonster(Chess):
     """FIDE chess plus the seed's rules; R1-R12 mark where each one acts."""
 
     name = "symmetric-monster"
-    summary = ("extra squares, double-pieces that move twice, a double-king dropped from hand, "
-               "no check")   # the README's variant table
-    perft_terms = {  # docs/perft.md, "What is counted"
-        "move": ("a single-piece move, or one action of a double turn (a double-piece move or the "
-                 "double-king drop)"),
-        "turn": "one single-piece move, or two double actions (**S4**)",
-        "note": ("a first double action counts only when a second can follow (**S4**), the second "
-                 "may not undo a quiet first (**S6**); a side without kings has no moves (**S7**)"),
-    }
     geometry = BOARD
     start_fen = "*p*p*p*p/rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR/*P*P*P*P w KQkq - 0 1 Kk -"
     has_check = False        # R1, R2: kings are captured, castling ignores attacks
@@ -388,3 +379,12 @@ class SymmetricMonster(Chess):
         else:
             out.append("At a turn boundary (field 8: -).")
         return out
+
+    # What the tables doublecheck generate writes say of this variant (README, docs/perft.md).
+    about = About(summary=("extra squares, double-pieces that move twice, a double-king dropped from hand, "
+                           "no check"),
+                  move=("a single-piece move, or one action of a double turn (a double-piece move or the "
+                        "double-king drop)"),
+                  turn="one single-piece move, or two double actions (**S4**)",
+                  note=("a first double action counts only when a second can follow (**S4**), the second "
+                        "may not undo a quiet first (**S6**); a side without kings has no moves (**S7**)"))

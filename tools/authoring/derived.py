@@ -170,16 +170,16 @@ def variant_rows(docs_dir: Path) -> list[str]:
         title, url = variants.get(v).rules_page
         return f"[{title}]({url})"
     return ["| variant id | in one line | rules |", "|---|---|---|",
-            *[f"| `{v}` | {_cell(variants.get(v).summary)} | {page(v)} |" for v in REGISTRY]]
+            *[f"| `{v}` | {_cell(variants.get(v).about.summary)} | {page(v)} |" for v in REGISTRY]]
 
 
 def perft_term_rows(docs_dir: Path) -> list[str]:
-    """docs/perft.md, "What is counted": each variant's ``perft_terms``."""
+    """docs/perft.md, "What is counted": what each variant's ``about`` says."""
     def name(v):
         return f"`{v}` ([rules]({v}.md))" if (Path(docs_dir) / f"{v}.md").exists() else f"`{v}`"
-    terms = {v: variants.get(v).perft_terms for v in REGISTRY}
+    about = {v: variants.get(v).about for v in REGISTRY}
     return ["| variant | a move is | a turn is | worth knowing |", "|---|---|---|---|",
-            *[f"| {name(v)} | {t['move']} | {t['turn']} | {t['note']} |" for v, t in terms.items()]]
+            *[f"| {name(v)} | {a.move} | {a.turn} | {a.note} |" for v, a in about.items()]]
 
 
 def deep_rows(cases_dir: Path = CASES_DIR) -> list[str]:
@@ -193,7 +193,7 @@ def deep_rows(cases_dir: Path = CASES_DIR) -> list[str]:
 
 
 def perft_text(text: str, docs_dir: Path) -> str:
-    text = block(text, "perft terms table", "perft_terms of each variant's rules class",
+    text = block(text, "perft terms table", "about of each variant's rules class",
                  perft_term_rows(docs_dir), "docs/perft.md")
     return block(text, "deep tier table", "cases/<variant>/generated-deep-perft.json",
                  deep_rows(), "docs/perft.md")
@@ -221,7 +221,7 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
     readme = Path(docs_dir).parent / "README.md"
     if readme.exists() and Path(docs_dir).is_dir():
         out[readme] = block(readme.read_text(encoding="utf-8"), "variant table",
-                            "summary of each variant's rules class", variant_rows(docs_dir), "README.md")
+                            "about of each variant's rules class", variant_rows(docs_dir), "README.md")
     mutants = Path(docs_dir) / "mutants.md"
     if mutants.exists():
         out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(),
