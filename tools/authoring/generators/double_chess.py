@@ -17,7 +17,7 @@ import random
 
 from doublecheck.oracle import api, variants
 from doublecheck.authoring.deep import DeepPerft
-from doublecheck.authoring.generators import Kit
+from doublecheck.authoring.generators import Kit, perft_request
 
 VARIANT = "double-chess"
 GENERATOR = "doublecheck generate"
@@ -70,16 +70,8 @@ ask, case, case_file = KIT.ask, KIT.case, KIT.case_file
 
 
 def perft_case(slug, fen, depth, divide, description, source=SOURCE, rules=PERFT_RULES):
-    request = {"op": "perft", "depth": depth}
-    if fen is not None:
-        request = {"op": "perft", "fen": fen, "depth": depth}
-    if divide:
-        request["divide"] = True
-    result = ask(**request)
-    expect = {"nodes": result["nodes"]}
-    if divide:
-        expect["divide"] = dict(sorted(result["divide"].items()))
-    return case(f"{VARIANT}/generated-perft/{slug}", rules, description, request, expect, source)
+    return KIT.perft_case(f"{VARIANT}/generated-perft/{slug}", rules, description,
+                          perft_request(depth, fen, divide=divide), source)
 
 
 def perft_cases() -> list:

@@ -22,7 +22,7 @@ import random
 
 from doublecheck.oracle import api, variants
 from doublecheck.authoring.deep import DeepPerft
-from doublecheck.authoring.generators import Kit
+from doublecheck.authoring.generators import Kit, perft_request
 
 VARIANT = "double-move"
 GENERATOR = "doublecheck generate"
@@ -74,21 +74,14 @@ def perft_cases() -> list:
         for turns, ds in ((False, depths), (True, turn_depths)):
             kind = "turn-perft" if turns else "perft"
             for depth in ds:
-                request = with_fen(fen, op="perft", depth=depth)
-                if turns:
-                    request["turns"] = True
                 divide = depth == divide_depth and turns == divide_turns
-                if divide:
-                    request["divide"] = True
-                result = ask(**request)
-                expect = {"nodes": result["nodes"]}
-                if divide:
-                    expect["divide"] = dict(sorted(result["divide"].items()))
                 unit = "complete turns" if turns else "moves (halves count one each)"
-                cases.append(case(
+                cases.append(KIT.perft_case(
                     f"{VARIANT}/generated-perft/{slug}-{kind}-{depth}", PERFT_RULES,
                     f"{kind} {depth} from the {slug} position, counting {unit}"
-                    + (", with divide" if divide else ""), request, expect))
+                    + (", with divide" if divide else ""),
+                    perft_request(depth, None if fen == START else fen, turns=turns or None,
+                                  divide=divide)))
     return cases
 
 

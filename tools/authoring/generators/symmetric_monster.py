@@ -17,7 +17,7 @@ import random
 
 from doublecheck.oracle import variants
 from doublecheck.authoring.deep import DeepPerft
-from doublecheck.authoring.generators import Kit
+from doublecheck.authoring.generators import Kit, perft_request
 
 VARIANT = "symmetric-monster"
 GENERATOR = "doublecheck generate"
@@ -78,18 +78,11 @@ def perft_cases() -> list:
         for turns, ds in ((False, depths), (True, turn_depths)):
             what = "turns" if turns else "moves"
             for depth in ds:
-                request = {"op": "perft", **where, "depth": depth}
-                if turns:
-                    request["turns"] = True
-                if depth == divide_depth:
-                    request["divide"] = True
-                result = ask(**request)
-                expect = {"nodes": result["nodes"]}
-                if "divide" in result:
-                    expect["divide"] = dict(sorted(result["divide"].items()))
+                request = perft_request(depth, where.get("fen"), where.get("moves", ()),
+                                        turns=turns or None, divide=depth == divide_depth)
                 rules = PERFT_RULES + (["SM-setup"] if slug == "start" else [])
-                out.append(case(f"{VARIANT}/generated-perft/{slug}-{what}-{depth}", rules,
-                                f"perft {depth} counting {what} from {about}", request, expect))
+                out.append(KIT.perft_case(f"{VARIANT}/generated-perft/{slug}-{what}-{depth}", rules,
+                                          f"perft {depth} counting {what} from {about}", request))
     return out
 
 
