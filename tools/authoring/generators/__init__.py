@@ -50,6 +50,13 @@ class Kit:
         return {"variant": self.variant, "topic": topic, "generated": True,
                 "generator": self.generator, "description": description, "cases": cases}
 
+    def perft_and_playouts(self, perft_about, perft, playouts_about, playouts) -> list:
+        """The two generated files of most variants, ``generated-perft.json`` and
+        ``generated-playouts.json``, as ``files()`` returns them."""
+        return [(f"{self.variant}/generated-perft.json", self.case_file("generated-perft", perft_about, perft)),
+                (f"{self.variant}/generated-playouts.json",
+                 self.case_file("generated-playouts", playouts_about, playouts))]
+
     def perft_case(self, case_id, rules, description, request, source=None) -> dict:
         """A perft case (G7) for ``request`` (``perft_request``), with the oracle's count."""
         expect = perft_expect(self.ask(**request), request.get("divide"))

@@ -135,13 +135,8 @@ def files() -> list[tuple[str, dict]]:
     for game, ply, fen in positions[::max(1, len(positions) // 4)][:4]:
         perft.append(perft_case(f"game-{game}-ply-{ply}-depth-2", fen, 2, True,
                                 f"perft 2 with divide after move {ply} of random game {game}"))
-    return [
-        (f"{VARIANT}/generated-perft.json", case_file(
-            "generated-perft",
-            "Perft from the start position (depths 1-3), from three middlegame positions with open or "
-            "attacked castling lines, and from four positions of the generated games.", perft)),
-        (f"{VARIANT}/generated-playouts.json", case_file(
-            "generated-playouts",
-            f"{len(STARTS)} seeded random games that castle whenever a coin says so: the legal moves "
-            f"after every {EVERY}th move and the FEN and status at the end.", playouts)),
-    ]
+    return KIT.perft_and_playouts(
+        "Perft from the start position (depths 1-3), from three middlegame positions with open or "
+        "attacked castling lines, and from four positions of the generated games.", perft,
+        f"{len(STARTS)} seeded random games that castle whenever a coin says so: the legal moves "
+        f"after every {EVERY}th move and the FEN and status at the end.", playouts)

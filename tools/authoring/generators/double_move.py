@@ -68,6 +68,10 @@ def with_fen(fen, **request) -> dict:
     return request if fen == START else {"op": request.pop("op"), "fen": fen, **request}
 
 
+PERFT_ABOUT = ("Move perft and turn perft from the start position and from the two worked-example "
+               "positions of the seed, with a divide at one depth of each.")
+
+
 def perft_cases() -> list:
     cases = []
     for slug, fen, depths, turn_depths, (divide_depth, divide_turns) in PERFT:
@@ -103,6 +107,10 @@ def playout(fen: str, seed: int) -> list[list[str]]:
             pos = rules.play(pos, second)
         turns.append(turn)
     return turns
+
+
+PLAYOUTS_ABOUT = (f"{len(GAMES)} seeded random games of at most {MAX_TURNS} turns: the legal turns, FEN and "
+                  "status after every turn, and the FEN between the halves of every Double Move.")
 
 
 def playout_cases() -> list:
@@ -147,14 +155,4 @@ def playout_cases() -> list:
 
 
 def files() -> list[tuple[str, dict]]:
-    return [
-        (f"{VARIANT}/generated-perft.json", case_file(
-            "generated-perft",
-            "Move perft and turn perft from the start position and from the two worked-example "
-            "positions of the seed, with a divide at one depth of each.", perft_cases())),
-        (f"{VARIANT}/generated-playouts.json", case_file(
-            "generated-playouts",
-            f"{len(GAMES)} seeded random games of at most {MAX_TURNS} turns: the legal turns, FEN and "
-            "status after every turn, and the FEN between the halves of every Double Move.",
-            playout_cases())),
-    ]
+    return KIT.perft_and_playouts(PERFT_ABOUT, perft_cases(), PLAYOUTS_ABOUT, playout_cases())

@@ -72,6 +72,10 @@ KIT = Kit(VARIANT, SOURCE, GENERATOR)
 ask, case, case_file = KIT.ask, KIT.case, KIT.case_file
 
 
+PERFT_ABOUT = ("Perft counting moves (actions) and complete turns from the start position and from positions "
+               "with double-pieces and the drop in play.")
+
+
 def perft_cases() -> list:
     out = []
     for slug, about, where, depths, turn_depths, divide_depth in POSITIONS:
@@ -126,6 +130,10 @@ def playout(seed: int):
     return line, sorted(events)
 
 
+PLAYOUTS_ABOUT = (f"{GAMES} seeded random games played by the oracle (weighted towards king captures, drops and "
+                  f"promotions): the legal moves every {EVERY} actions and the FEN and status at the end.")
+
+
 def playout_cases() -> list:
     out = []
     for game in range(1, GAMES + 1):
@@ -144,14 +152,4 @@ def playout_cases() -> list:
 
 
 def files() -> list[tuple[str, dict]]:
-    return [
-        (f"{VARIANT}/generated-perft.json", case_file(
-            "generated-perft",
-            "Perft counting moves (actions) and complete turns from the start position and from positions "
-            "with double-pieces and the drop in play.", perft_cases())),
-        (f"{VARIANT}/generated-playouts.json", case_file(
-            "generated-playouts",
-            f"{GAMES} seeded random games played by the oracle (weighted towards king captures, drops and "
-            f"promotions): the legal moves every {EVERY} actions and the FEN and status at the end.",
-            playout_cases())),
-    ]
+    return KIT.perft_and_playouts(PERFT_ABOUT, perft_cases(), PLAYOUTS_ABOUT, playout_cases())
