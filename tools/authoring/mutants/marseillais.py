@@ -6,6 +6,8 @@ form only (``@balanced``, ``@classic``).  Witnesses use positions past White's
 first turn (fullmove 2), where the two forms agree.
 """
 
+from functools import partial
+
 from doublecheck.authoring.mutants import mutant
 from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GameEndWithoutEnPassantMixin,
                                                   GenericTurns, KingReturnKeepsRightsMixin,
@@ -23,28 +25,10 @@ ALEKHINE = "4k3/8/8/8/1pPpP3/8/8/4K3 b - c3,e3 0 2"
 STUCK = "7k/7p/8/7P/8/1q6/8/K7 w - - 0 2"
 
 
-def of_form(mixin, base, suffix):
-    """The mutant class of one form: the mixin on the form's rules, with the mixin's
-    docstring (why someone writes the mistake, docs/mutants.md) as its own."""
-    return type(mixin.__name__ + suffix, (mixin, base), {"__doc__": mixin.__doc__})
-
-
-def both(slug, rule, description, witness):
-    """Register a mixin as a mutant of each form (``<form>/<slug>``)."""
-    def register(mixin):
-        for base in (Marseillais, MarseillaisClassic):
-            mutant(slug, rule, description, witness)(of_form(mixin, base, base.__name__))
-        return mixin
-    return register
-
-
-def balanced(slug, rule, description, witness):
-    return lambda mixin: mutant(slug, rule, description, witness)(of_form(mixin, Marseillais, "Balanced"))
-
-
-def classic(slug, rule, description, witness):
-    return lambda mixin: mutant(slug, rule, description, witness)(
-        of_form(mixin, MarseillaisClassic, "Classic"))
+# The mixins below are registered with ``mutant(..., on=...)`` on one form or both.
+both = partial(mutant, on=(Marseillais, MarseillaisClassic))
+balanced = partial(mutant, on=(Marseillais,))
+classic = partial(mutant, on=(MarseillaisClassic,))
 
 
 # ------------------------------------------------------------------ the turn
