@@ -9,11 +9,13 @@ first turn (fullmove 2), where the two forms agree.
 from functools import partial
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GameEndWithoutEnPassantMixin,
-                                                  GenericTurns, KingReturnKeepsRightsMixin,
+from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin, CountsBetweenMixin,
+                                                  GameEndWithoutEnPassantMixin, GenericTurns,
+                                                  KingReturnKeepsRightsMixin,
                                                   NoCastlingInATurnBegunInCheckMixin,
-                                                  RightsBlindIdentityMixin, SideBlindIdentityMixin,
-                                                  checks_as_plain_step, checks_by_moved_piece)
+                                                  RawEnPassantIdentityMixin, RightsBlindIdentityMixin,
+                                                  SideBlindIdentityMixin, checks_as_plain_step,
+                                                  checks_by_moved_piece)
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 from doublecheck.oracle.position import WHITE, other
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, with_state
@@ -284,11 +286,8 @@ class PendingSquareNotWritten:
       "repetition compares every live target, also those no legal move can take",
       {"op": "status", "fen": "4k3/8/8/8/8/8/4P3/4K1N1 w - - 0 2",
        "moves": ["e2e4,g1f3", "e8d8,d8e8", "f3g1,g1f3", "e8d8,d8e8", "f3g1,g1f3"]})
-class IdentityWithDeadTargets:
+class IdentityWithDeadTargets(RawEnPassantIdentityMixin):
     """repetition keyed on the stored targets, not on the captures they allow"""
-
-    def identity(self, pos):
-        return (pos.board, pos.turn, pos.castling, pos.ep, pos.state)
 
 
 @both("positions-between-moves-counted", "G3",
@@ -296,11 +295,8 @@ class IdentityWithDeadTargets:
       {"op": "status", "fen": "4k3/8/8/8/8/8/8/R3K3 w - - 0 2",
        "moves": ["a1a2", "a2a3", "e8d8", "d8e8", "a3a1", "a1a2", "e8d8", "d8e8",
                  "a2a1", "a1a2", "e8d8", "d8e8"]})
-class PositionsBetweenMovesCounted(CountsBetweenMixin):
+class PositionsBetweenMovesCounted(CountsBetweenFieldSevenMixin):
     """every position after every move goes into the history, as in chess"""
-
-    def as_boundary(self, pos):
-        return with_state(pos, BOUNDARY)
 
 
 @both("clock-counts-turns", "G2",
