@@ -34,6 +34,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))   # python_chess_perft
 
 import chess  # noqa: E402
 
@@ -43,6 +44,7 @@ from doublecheck.oracle import variants  # noqa: E402
 from doublecheck.perft.cache import DEFAULT_HASH_MB, Counter, Table  # noqa: E402
 from doublecheck.perft.parallel import count  # noqa: E402
 from perft_bench import oracle_perft_every_leaf, python_chess_perft  # noqa: E402  (every leaf played)
+from python_chess_perft import perft as python_chess_bulk  # noqa: E402  (the last ply counted, not played)
 
 POSITIONS = [
     ("start", chess.STARTING_FEN, 6),
@@ -67,19 +69,6 @@ def timed(fn):
     started = time.perf_counter()
     result = fn()
     return result, time.perf_counter() - started
-
-
-# ------------------------------------------------------------ python-chess
-
-def python_chess_bulk(board, depth):
-    if depth == 1:
-        return board.legal_moves.count()
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += python_chess_bulk(board, depth - 1)
-        board.pop()
-    return nodes
 
 
 # --------------------------------------------------------------- the oracle
