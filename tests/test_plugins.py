@@ -141,6 +141,19 @@ def test_perft_and_explain(site):
     why = doublecheck("explain", "--variant", "no-castling", "--fen", ROOKS, "--move", "O-O", "--json",
                       sites=[site], check=False)
     assert json.loads(why.stdout)["rules"] == ["NC1"]
+    shown = json.loads(doublecheck("show", "--variant", "no-castling", "--json", sites=[site]).stdout)
+    assert shown["fen"].endswith(" w - - 0 1")
+
+
+def test_replay_a_game_record(site, tmp_path):
+    record = tmp_path / "game.pgn"
+    record.write_text('[Variant "no-castling"]\n[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n')
+    game = json.loads(doublecheck("replay", str(record), "--json", sites=[site]).stdout)["games"][0]
+    assert (game["variant"], game["legal"], game["status"]["reason"]) == ("no-castling", True, "checkmate")
+    castled = tmp_path / "castled.pgn"
+    castled.write_text('[Variant "no-castling"]\n[FEN "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1"]\n\n1. O-O *\n')
+    refused = doublecheck("replay", str(castled), sites=[site], check=False)
+    assert refused.returncode == 1 and "NC1" in refused.stdout
 
 
 DESK = """
