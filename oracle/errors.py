@@ -47,6 +47,7 @@ METHOD_NOT_ALLOWED = "method-not-allowed"
 LENGTH_REQUIRED = "length-required"
 TOO_LARGE = "too-large"
 UNSUPPORTED_MEDIA_TYPE = "unsupported-media-type"
+FIGURES_NOT_FOUND = "figures-not-found"   # the chess figure drawings are missing: a damaged install
 
 QUOTE_LIMIT = 200   # characters of an offending input a message shows
 

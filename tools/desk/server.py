@@ -43,6 +43,7 @@ from doublecheck.desk import ops
 from doublecheck.oracle.errors import (CANNOT_LISTEN, CASES_NOT_FOUND, FORBIDDEN, INTERNAL_ERROR,
                                        INVALID_REQUEST, LENGTH_REQUIRED, METHOD_NOT_ALLOWED, NOT_FOUND,
                                        SCHEMA_UNUSABLE, TOO_LARGE, UNSUPPORTED, UNSUPPORTED_MEDIA_TYPE,
+                                       FIGURES_NOT_FOUND,
                                        RulesError)
 
 MAX_BODY = 256 * 1024       # bytes in one request body
@@ -58,7 +59,8 @@ PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src
 HTTP_STATUS = {UNSUPPORTED: 404, NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405,
                LENGTH_REQUIRED: 411, TOO_LARGE: 413, UNSUPPORTED_MEDIA_TYPE: 415,
                FORBIDDEN: 403, INTERNAL_ERROR: 500,
-               CASES_NOT_FOUND: 500, SCHEMA_UNUSABLE: 500}   # a damaged install
+               CASES_NOT_FOUND: 500, SCHEMA_UNUSABLE: 500,   # a damaged install
+               FIGURES_NOT_FOUND: 500}
 
 
 class DeskError(Exception):

@@ -5,7 +5,7 @@ from dataclasses import replace
 from doublecheck.authoring.mutants import mutant
 from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin, CountsBetweenMixin,
                                                   GameEndWithoutEnPassantMixin, GenericTurns,
-                                                  KingReturnKeepsRightsMixin,
+                                                  KingReturnKeepsRightsMixin, MoverRightsOnlyIdentityMixin,
                                                   NoCastlingInATurnBegunInCheckMixin,
                                                   RightsBlindIdentityMixin, TargetNotWrittenMixin,
                                                   checks_as_plain_step, checks_by_moved_piece, gives_check,
@@ -282,3 +282,13 @@ class KingReturnKeepsRightsAnul(GenericTurns, KingReturnKeepsRightsMixin, Double
 class BlackTargetNotWrittenAnul(TargetNotWrittenMixin, DoubleMoveAnul):
     """the "can it be taken?" test of the writer looks at Black's pawns only"""
     left_by = BLACK
+
+
+# --- the state matrix per side: the other side's part of a side-owned component ----
+
+@mutant("repetition-keeps-only-mover-rights", "G3",
+        "repetition compares only the side to move's castling rights, not the other side's",
+        {"op": "status", "fen": "1n2k1nr/8/8/8/8/8/8/1N2K1NR w Kk - 0 1 -",
+         "moves": ["b1c3,c3b1", "h8h7,h7h8", "b1c3,c3b1", "b8c6,c6b8"]})
+class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin, DoubleMoveAnul):
+    """the rights read as "may the side to move still castle?", so the other side's drop out of the key"""
