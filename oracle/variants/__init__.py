@@ -148,10 +148,13 @@ _BUILTIN_TARGET = "doublecheck.oracle.variants:BUILTIN"
 
 
 def _entry_points():
+    """The group's entry points, each once (a distribution found twice on sys.path lists its
+    entry points twice, and would otherwise clash with itself)."""
     try:
-        return list(metadata.entry_points(group=VARIANT_GROUP))
+        found = metadata.entry_points(group=VARIANT_GROUP)
     except Exception:   # broken metadata of some other distribution
         return []
+    return list({(ep.name, ep.value): ep for ep in found}.values())
 
 
 def _plugin_name(ep) -> str:
