@@ -32,13 +32,16 @@ def dist_info(site: Path, dist: str, points: dict) -> None:
     (info / "entry_points.txt").write_text(f"[doublecheck.variants]\n{lines}")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+def installed(site: Path) -> Path:
     """The plugin as if installed: its package copied beside its dist-info."""
-    site = tmp_path_factory.mktemp("site")
     shutil.copytree(PLUGIN / "no_castling", site / "no_castling")
     dist_info(site, "doublecheck-no-castling", {"no-castling": "no_castling:VARIANT"})
     return site
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return installed(tmp_path_factory.mktemp("site"))
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +72,13 @@ def doublecheck(*args, sites=(), check=True):
     if check:
         assert done.returncode == 0, done.stdout + done.stderr
     return done
+
+
+def test_the_plugins_committed_files_are_current(tmp_path):
+    """generate --check on the package as committed: its generated cases and its doc page's
+    rule table are what the generator and the catalogue give."""
+    out = doublecheck("generate", "--check", "--variant", "no-castling", sites=[installed(tmp_path)]).stdout
+    assert "up to date" in out
 
 
 def test_generate_writes_into_the_plugins_own_tree_and_check_agrees(site):
