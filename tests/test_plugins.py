@@ -62,6 +62,14 @@ def broken(tmp_path_factory) -> Path:
         "VARIANT = Variant(id='bad-catalogue', rules=Bad, package='bad_catalogue')\n")
     (bad / "cases" / "rules" / "bad.json").write_text("{not json")
     dist_info(site, "bad-catalogue", {"bad": "bad_catalogue:VARIANT"})
+    (site / "odd_plugin.py").write_text(
+        "from doublecheck.oracle.chess import Chess\n"
+        "from doublecheck.oracle.variants import Variant\n"
+        "NOT_A_VARIANT = {'id': 'x'}\n"
+        "BAD_ID = Variant(id='No Castling', rules=Chess)\n"
+        "WRONG_NAME = Variant(id='renamed', rules=Chess)\n")
+    dist_info(site, "odd-plugins", {"dict": "odd_plugin:NOT_A_VARIANT", "spaces": "odd_plugin:BAD_ID",
+                                    "renamed": "odd_plugin:WRONG_NAME"})
     return site
 
 
@@ -193,7 +201,10 @@ def test_broken_plugins_are_named_and_the_rest_works(site, broken):
     assert "OK: 30 passed" in done.stdout
     for name in ("'gone' (missing-module): cannot be loaded: ModuleNotFoundError",
                  "'clash' (clashing-id): variant id 'chess' is already registered by doublecheck",
-                 "'bad' (bad-catalogue): bad-catalogue left out: cases/rules/bad.json: malformed JSON"):
+                 "'bad' (bad-catalogue): bad-catalogue left out: cases/rules/bad.json: malformed JSON",
+                 "'dict' (odd-plugins): odd_plugin:NOT_A_VARIANT is not a doublecheck.oracle.variants.Variant",
+                 "'spaces' (odd-plugins): variant id 'No Castling' is not lower-case words joined by '-'",
+                 "'renamed' (odd-plugins): the rules class of renamed says its name is 'chess'"):
         assert f"warning: variant plugin {name}" in done.stderr
     assert "OK: " in doublecheck("run", "--quiet", "--variant", "chess", "chess/castling/*",
                                  sites=[broken]).stdout
