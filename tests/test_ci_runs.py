@@ -250,7 +250,7 @@ def test_run_unknown_variant_names_the_known_ones(capsys, tmp_path):
     from doublecheck.oracle import api
     assert main(["run", "--variant", "nope"]) == 2
     out, err = capsys.readouterr()
-    assert err.startswith("error: unknown-variant: unknown variant 'nope'; known variants: ")
+    assert err.startswith("error: unknown-variant: unknown variant 'nope' (known: ")
     assert all(v in err for v in api.VARIANTS)
 
 

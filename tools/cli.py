@@ -22,9 +22,11 @@ import sys
 
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR
+from doublecheck.harness.report import REPORT_FILES, STDOUT_FORMATS
 from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, SLOW_TURN_RATE, TIMEOUT
+from doublecheck.lookups.operations import OPERATIONS
 from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, MIN_TIMEOUT, cpu_cores, max_jobs
-from doublecheck.oracle.errors import quote
+from doublecheck.oracle.errors import INTERNAL_ERROR, UNUSABLE_ENGINE, UsageError, quote
 
 MAIN_EPILOG = """\
 examples:
@@ -45,76 +47,9 @@ Exit status: 0 success, 1 failing cases (run) or stale files (generate --check),
 or an unusable engine, 130 interrupted.
 """
 
-USAGE = "usage"   # the error code of a command line argparse refuses
 
-LOOKUPS = {
-    "moves": ("list the legal next moves", """\
-Prints the legal moves of the side to move, one per line, in coordinate
-notation (e2e4, e7e8q, e1g1 for castling).
-
-examples:
-  doublecheck moves
-  doublecheck moves --moves "e2e4 e7e5" --json
-  doublecheck moves --variant chess --fen '8/8/8/4k3/8/8/4P3/4K3 w - - 0 1'
-"""),
-    "turns": ("list the legal complete turns", """\
-A turn is everything one side does before the other side moves: one move in
-chess, one or two in the double-move variants. The moves of a turn are joined
-by commas (g3g8,g8h7). From a position in the middle of a turn, lists the ways
-to finish it.
-
-examples:
-  doublecheck turns --variant double-move-anul
-  doublecheck turns --moves "e2e4" --json
-"""),
-    "perft": ("count move sequences to a given depth", """\
-Counts the sequences of DEPTH moves (or complete turns, with --turns) that the
-rules allow (ruling G7). --divide also prints the count below each first move:
-compare it with your engine's to find the move whose subtree is wrong.
-
-Counts already made are remembered in a transposition table of --hash MB per
-counting process, so a position reached again at the same remaining depth is
-not counted twice; --no-hash counts with the plain reference walk instead.
---jobs N splits the tree into subtrees counted by N local processes (each
-with its own table, so on few cores one cached process is often faster);
---scheduler ADDRESS sends them to a running Dask cluster (pip install
-'doublecheck-chess[cluster]'). Progress goes to stderr (--quiet: none).
-More in: doublecheck docs perft.
-
-examples:
-  doublecheck perft --depth 3               prints  Nodes: 8902
-  doublecheck perft --depth 2 --divide      one 'e2e4: 20' line per move, then the total
-  doublecheck perft --depth 2 --turns --variant double-move --json
-  doublecheck perft --depth 6               119060324 nodes (about a minute)
-  doublecheck perft --depth 5 --no-hash --jobs 2   the plain walk on two processes
-  doublecheck perft --depth 7 --divide --scheduler tcp://10.0.0.5:8786
-"""),
-    "play": ("play moves and show the resulting position and status", """\
-Plays the moves given with --moves (space-separated, coordinate text or SAN)
-from --fen or the start position, then prints the FEN and the game status.
-Repetitions are counted over the positions the moves pass through.
-
-examples:
-  doublecheck play --moves "e2e4 e7e5 g1f3"
-  doublecheck play --moves "f3 e5 g4 Qh4#" --json
-"""),
-    "status": ("say whether the game is over, and why", """\
-Prints whether the game is over (and the result and reason), and which draws
-the side to move could claim.
-
-examples:
-  doublecheck status --fen '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'
-  doublecheck status --moves "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8" --json
-"""),
-    "fen": ("check a FEN and print it normalised", """\
-Reads a FEN (after playing --moves, if given) and prints it in normal form;
-an invalid FEN is reported with the reason.
-
-examples:
-  doublecheck fen --fen 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
-  doublecheck fen --moves "e2e4 c7c5" --json
-"""),
-}
+# The lookups that are protocol operations: their summary and help come from the one table.
+LOOKUPS = {name: (op.summary, op.help) for name, op in OPERATIONS.items()}
 
 
 SHOW_HELP = ("draw the position in the terminal, with its turn state and status", """\
@@ -209,16 +144,6 @@ def fail(code: str, message: str, as_json: bool = False) -> int:
         print(json.dumps({"error": {"code": code, "message": message}}))
     print(f"error: {code}: {message}", file=sys.stderr)
     return 2
-
-
-class UsageError(Exception):
-    """argparse refused the command line (printed like every other error, code ``usage``)."""
-
-    code = USAGE
-
-    def __init__(self, message: str, prog: str):
-        super().__init__(message)
-        self.message = f"{prog}: {message} (see '{prog} --help')"
 
 
 class Parser(argparse.ArgumentParser):
@@ -427,12 +352,10 @@ examples:
     p.add_argument("--give-up", type=count, default=5, metavar="N",
                    help="after N crashes or timeouts in a row, send that engine no more cases; "
                         "they are reported as errors (default: %(default)s; 0: never)")
-    p.add_argument("--format", choices=("text", "markdown"), default="text",
+    p.add_argument("--format", choices=tuple(STDOUT_FORMATS), default="text",
                    help="report printed on stdout (markdown suits CI job summaries)")
-    p.add_argument("--json", metavar="FILE", help="also write a JSON report (doublecheck docs --schema report)")
-    p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
-    p.add_argument("--html", metavar="FILE",
-                   help="also write an HTML report: each failing case with its board (doublecheck docs lookups)")
+    for name, report in REPORT_FILES.items():
+        p.add_argument(f"--{name}", metavar="FILE", help=report.help)
     p.add_argument("--xfail", metavar="FILE",
                    help="expected failures: case ids with reasons (doublecheck docs harness)")
     p.add_argument("--write-xfail", metavar="FILE",
@@ -444,15 +367,13 @@ examples:
 
 def run_handler(args) -> int:
     from doublecheck.harness.engines import engine_spec
-    from doublecheck.harness.html_report import write_html_report
     from doublecheck.harness.runner import RunOptions, run_command
 
     timeout = args.timeout if args.timeout > 0 else None
     options = RunOptions(
         cases_dir=args.cases_dir, variant=args.variant, rule=args.rule, patterns=tuple(args.patterns),
         max_nodes=args.max_nodes, timeout=timeout, jobs=args.jobs, give_up=args.give_up,
-        fmt=args.format, json_file=args.json, junit_file=args.junit,
-        extra_reports=((args.html, write_html_report),) if args.html else (),
+        fmt=args.format, files={name: getattr(args, name) for name in REPORT_FILES if getattr(args, name)},
         xfail_file=args.xfail, write_xfail=args.write_xfail, force=args.force, quiet=args.quiet,
         deep=args.deep)
     return run_command(options, spec=engine_spec(args.engine, args.adapter, timeout))
@@ -771,6 +692,13 @@ def wants_json(argv) -> bool:
     return any(w == "--json" or (len(w) >= 4 and "--json".startswith(w)) for w in words)
 
 
+def warn_about_plugins() -> None:
+    """Say on stderr why a variant plugin was left out (the command goes on without it)."""
+    from doublecheck.oracle import variants
+    for problem in variants.plugin_problems():
+        print(f"warning: {problem}", file=sys.stderr)
+
+
 def main(argv=None) -> int:
     """Run one command; returns its exit status (never raises, never prints a traceback)."""
     from doublecheck.casefiles import DataError
@@ -787,11 +715,12 @@ def main(argv=None) -> int:
             return 0
         args = build_parser().parse_args(argv)
         as_json = getattr(args, "json", None) is True
+        warn_about_plugins()
         return args.handler(args)
     except (RulesError, PgnError, DataError, UsageError, PerftError) as e:
         return fail(e.code, e.message, as_json)
     except HelloError as e:
-        return fail("unusable-engine", str(e), as_json)
+        return fail(UNUSABLE_ENGINE, str(e), as_json)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -799,7 +728,7 @@ def main(argv=None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as e:  # never show a traceback to the user
-        return fail("internal-error", f"{type(e).__name__}: {e}", as_json)
+        return fail(INTERNAL_ERROR, f"{type(e).__name__}: {e}", as_json)
 
 
 if __name__ == "__main__":

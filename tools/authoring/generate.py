@@ -38,14 +38,47 @@ from doublecheck.authoring.own import OWN_PREFIX, own_file
 from doublecheck.casefiles import CASES_DIR, UnreadableFile, check_cases_dir, read_data_text
 from doublecheck.harness.output import OutputError, outside_of, write_output
 from doublecheck.limits import loads
+from doublecheck.oracle import variants
 from doublecheck.progress import Progress
 
 
 def discover(variant=None) -> list:
-    """The generator modules, by name, optionally only those of ``variant``."""
+    """The generator modules, by name, then those of the variant plugins (each names its
+    own), optionally only those of ``variant``."""
     modules = [importlib.import_module(f"{generators.__name__}.{info.name}")
                for info in sorted(pkgutil.iter_modules(generators.__path__), key=lambda i: i.name)]
+    modules += [m for m in map(_plugin_generator, variants.plugins()) if m is not None]
     return [m for m in modules if variant is None or m.VARIANT == variant]
+
+
+def _plugin_generator(variant):
+    """The generator module a plugin names, or None (a warning naming the plugin if it
+    cannot be imported: the other generators still run)."""
+    if variant.generator is None:
+        return None
+    try:
+        return importlib.import_module(variant.generator)
+    except Exception as e:
+        print(f"warning: variant plugin {variant.plugin}: its generator {variant.generator} "
+              f"cannot be imported: {type(e).__name__}: {e}", file=sys.stderr)
+        return None
+
+
+def _home(cases_dir: Path, rel: str) -> Path:
+    """Where a generated file goes: below ``cases_dir``, except that the package's own
+    tree sends a plugin variant's files into the plugin's own tree."""
+    if cases_dir.resolve() == CASES_DIR.resolve():
+        found = {v.id: v for v in variants.plugins()}.get(rel.split("/")[0])
+        if found is not None:
+            return found.case_tree() / rel
+    return cases_dir / rel
+
+
+def _trees(cases_dir: Path) -> list[Path]:
+    """The case trees whose generated files ``generate --check`` looks at."""
+    if cases_dir.resolve() != CASES_DIR.resolve():
+        return [cases_dir]
+    return [cases_dir] + sorted({v.case_tree() for v in variants.plugins()})
 
 
 def render(data: dict) -> str:
@@ -139,7 +172,7 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
         with Progress("doublecheck generate", len(chosen), "generators", None, stream=err,
                       quiet=quiet) as progress:
             made = produce(variant, progress)
-    texts = {cases_dir / rel: text for rel, text in made}
+    texts = {_home(cases_dir, rel): text for rel, text in made}
     try:
         own_tree = not deep and cases_dir.resolve() == CASES_DIR.resolve()
         kept = derived.expected_texts() if own_tree else {}
@@ -158,7 +191,7 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
                 stale.append(f"differs: {p} ({trouble})")
             elif committed != t:
                 stale.append(f"differs: {p}")
-        for path in sorted(cases_dir.glob("*/*.json")):
+        for path in sorted(p for tree in _trees(cases_dir) for p in tree.glob("*/*.json")):
             data = None if path in texts else _generated_data(path)
             if data is not None and not _own(data) and (data.get("tier") == "deep") == deep and (
                     variant is None or data.get("variant") == variant):

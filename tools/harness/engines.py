@@ -42,12 +42,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol
 
-from doublecheck.adapter import EngineError
 from doublecheck.harness.deadline import TimeLimitExceeded, time_limit
 from doublecheck.harness.process import split_command
 from doublecheck.harness.protocol import (BUDGET_EXCEEDED, OPS, Client, EngineFailure, HelloError,
                                           claim_problems, clip)
 from doublecheck.oracle import api
+from doublecheck.oracle.errors import INTERNAL_ERROR, PROTOCOL_ERROR, TIMEOUT, EngineError
 
 __all__ = ["Engine", "EngineError", "EngineFailure", "HelloError", "OracleAdapter",
            "OracleEngine", "AdapterEngine", "SubprocessEngine", "error", "load_adapter",
@@ -115,7 +115,7 @@ def check_claims(claims, who: str) -> dict:
 def over_budget(message: str) -> EngineFailure:
     """An engine's ``budget-exceeded`` answer: it stopped the request at its own time limit,
     which the harness reports like its own timeout."""
-    return EngineFailure("timeout", f"the engine stopped the request at its own time limit "
+    return EngineFailure(TIMEOUT, f"the engine stopped the request at its own time limit "
                                     f"({BUDGET_EXCEEDED}: {clip(message, 200)})")
 
 
@@ -145,7 +145,7 @@ class AdapterEngine:
             with time_limit(limit):
                 result = self.adapter.handle(dict(req))
         except TimeLimitExceeded as e:
-            raise EngineFailure("timeout", f"no answer within {e.seconds:g} s; "
+            raise EngineFailure(TIMEOUT, f"no answer within {e.seconds:g} s; "
                                            "the request was stopped") from None
         except Exception as e:
             code = getattr(e, "code", None)
@@ -154,10 +154,10 @@ class AdapterEngine:
             if isinstance(code, str) and code:
                 return error(code, str(getattr(e, "message", e)))
             where = traceback.extract_tb(e.__traceback__)[-1]
-            return error("internal-error", f"{type(e).__name__}: {e} "
+            return error(INTERNAL_ERROR, f"{type(e).__name__}: {e} "
                                            f"({Path(where.filename).name}:{where.lineno})")
         if not isinstance(result, dict):
-            raise EngineFailure("protocol-error", f"handle() returned {type(result).__name__}, "
+            raise EngineFailure(PROTOCOL_ERROR, f"handle() returned {type(result).__name__}, "
                                                   "not a dict of result fields")
         return {"ok": True, **result}
 

@@ -51,7 +51,7 @@ import time
 from collections import deque
 
 from doublecheck.harness.deadline import Deadline
-from doublecheck.oracle.errors import clip as clip_text
+from doublecheck.oracle.errors import CRASH, PROTOCOL_ERROR, TIMEOUT, clip as clip_text
 
 MAX_LINE = 16 * 1024 * 1024  # longest line read from an engine, unless the caller says otherwise
 STDERR_KEEP = 16 * 1024      # bytes of the engine's stderr kept for reports
@@ -181,7 +181,7 @@ class LineProcess:
             except OSError:
                 raise self.crashed("the engine stopped reading its input") from None
             if deadline.passed():
-                raise self.failure("timeout", f"the engine did not read its input within "
+                raise self.failure(TIMEOUT, f"the engine did not read its input within "
                                               f"{deadline.seconds:g} s; the engine was killed")
             self._pump(deadline.left(), write=True)
 
@@ -198,10 +198,10 @@ class LineProcess:
                 return line
             self._scanned = len(self._buf)
             if len(self._buf) > max_line:
-                raise self.failure("protocol-error",
+                raise self.failure(PROTOCOL_ERROR,
                                    f"the answer is longer than {size(max_line)}; cut off there")
             if deadline.passed():
-                raise self.failure("timeout", f"no answer within {deadline.seconds:g} s; "
+                raise self.failure(TIMEOUT, f"no answer within {deadline.seconds:g} s; "
                                               "the engine was killed")
             self._pump(deadline.left())
 
@@ -233,7 +233,7 @@ class LineProcess:
         tail = self.stderr_tail()
         self.kill()
         status = exit_status(proc.returncode if exited else None)
-        return EngineFailure("crash", f"{what} ({status})", tail, restarted=True)
+        return EngineFailure(CRASH, f"{what} ({status})", tail, restarted=True)
 
     def close(self, goodbye: str | None = None) -> None:
         """Say ``goodbye`` (if given), close stdin, give the program EXIT_GRACE seconds to exit,

@@ -40,6 +40,7 @@ from doublecheck.harness.process import (MAX_LINE, EngineFailure, HelloError, Li
                                          size)
 from doublecheck.limits import loads
 from doublecheck.oracle.api import OPS
+from doublecheck.oracle.errors import BUDGET_EXCEEDED, CRASH, PROTOCOL_ERROR
 
 __all__ = ["VERSIONS", "MAX_LINE", "HELLO_TIMEOUT", "BUDGET_EXCEEDED", "EngineFailure", "HelloError", "Client",
            "problems", "claim_problems", "response_problems", "request_problems", "validator", "clip",
@@ -50,7 +51,6 @@ HELLO_TIMEOUT = 10.0       # the first answer may take this long (engine start-u
 MAX_HELLO_LINE = 64 * 1024  # bytes of the hello answer (the oracle's is under 300)
 MAX_CLAIMS = 64            # entries of its variants and of its ops (the suite has 7 and 6)
 MAX_NAME = 100             # characters of its name, and of each variant id and op name
-BUDGET_EXCEEDED = "budget-exceeded"  # the error code of a request stopped at the server's budget
 
 
 # --- message checks ---------------------------------------------------------
@@ -234,7 +234,7 @@ class Client:
             try:
                 self._start()
             except HelloError as e:
-                raise EngineFailure("crash", f"could not restart the engine: {e}") from None
+                raise EngineFailure(CRASH, f"could not restart the engine: {e}") from None
             except EngineFailure as e:
                 e.message = f"while restarting, at hello: {e.message}"
                 e.restarted = False
@@ -298,7 +298,7 @@ class Client:
         raw = self.process.read_line(deadline, max_line)
         answer = self._parse(raw)
         if answer.get("id") != rid or isinstance(answer.get("id"), bool):
-            failure = self.process.failure("protocol-error", f"the answer has id {_shown_id(answer)}, "
+            failure = self.process.failure(PROTOCOL_ERROR, f"the answer has id {_shown_id(answer)}, "
                                            f"{self._which(answer.get('id'), rid)}; the request had "
                                            f"id {rid!r}")
             got = answer.get("id")
@@ -306,7 +306,7 @@ class Client:
                 failure.doubts = self.last_id          # the answers before it prove nothing
             raise failure
         if not isinstance(answer.get("ok"), bool):
-            raise EngineFailure("protocol-error", f"the answer has no boolean 'ok': {_shown(raw)}",
+            raise EngineFailure(PROTOCOL_ERROR, f"the answer has no boolean 'ok': {_shown(raw)}",
                                 self.stderr_tail())
         self._refuse_early(self.process.buffered(), rid, sent=True)
         self.last_id = rid

@@ -15,8 +15,10 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
+from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
+from typing import Callable
 
 from doublecheck.casefiles import UnreadableFile, read_data_text
 from doublecheck.harness.compare import CASE_DOUBT, short_diff
@@ -558,3 +560,30 @@ def write_file(path, text: str) -> None:
     """Write a report file: whole or not at all, and never over a device, FIFO or link
     (``doublecheck.harness.output``)."""
     write_output(path, text)
+
+
+# ------------------------------------------------------------ the formats, one table
+
+def _write_html(run, path) -> None:
+    from doublecheck.harness.html_report import write_html_report   # only when asked for
+    write_html_report(run, path)
+
+
+@dataclass(frozen=True)
+class ReportFile:
+    """A report ``doublecheck run --<name> FILE`` also writes: its help, and its writer."""
+
+    help: str
+    write: Callable   # write(run, path)
+
+
+# Every report file a run can write, by option name; the command line and the runner read
+# only this table (``doublecheck docs harness``).
+REPORT_FILES = {
+    "json": ReportFile("also write a JSON report (doublecheck docs --schema report)", write_json),
+    "junit": ReportFile("also write a JUnit XML report", write_junit),
+    "html": ReportFile("also write an HTML report: each failing case with its board (doublecheck docs lookups)",
+                       _write_html),
+}
+# The report printed on stdout (--format), by name.
+STDOUT_FORMATS = {"text": text, "markdown": markdown}

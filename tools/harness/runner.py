@@ -38,6 +38,8 @@ from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, Hello
 from doublecheck.harness.protocol import response_problems
 from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
 from doublecheck.oracle import variants
+from doublecheck.oracle.errors import CRASH, HARNESS_ERROR, INTERNAL_ERROR, PROTOCOL_ERROR, UNSUPPORTED
+from doublecheck.oracle.errors import TIMEOUT as TIMED_OUT   # TIMEOUT here is --timeout's default
 from doublecheck.progress import Progress
 
 GIVE_UP = 5            # crashes or timeouts in a row after which an engine gets no more cases
@@ -88,10 +90,8 @@ class RunOptions:
     timeout: float | None = TIMEOUT  # the base limit per request; None: no limit
     jobs: int = 1
     give_up: int = GIVE_UP
-    fmt: str = "text"
-    json_file: object = None
-    junit_file: object = None
-    extra_reports: tuple = ()  # more (path, write) pairs; write(run, path) like the JSON writer
+    fmt: str = "text"          # the report on stdout: a name of reports.STDOUT_FORMATS
+    files: dict = field(default_factory=dict)  # report files: a name of reports.REPORT_FILES -> path
     xfail_file: object = None
     write_xfail: object = None
     force: bool = False
@@ -224,33 +224,33 @@ def _judge(case, engine, drill, timeout) -> Result:
         answer = engine.request(dict(case.request), timeout=limit)
     except EngineFailure as e:
         lines = e.lines()
-        if e.kind == "timeout" and timeout is not None:
+        if e.kind == TIMED_OUT and timeout is not None:
             lines.insert(1, timeout_hint(case, timeout))
-        return _error(case, e.kind, lines, e.message, broke=e.kind in ("crash", "timeout"),
+        return _error(case, e.kind, lines, e.message, broke=e.kind in (CRASH, TIMED_OUT),
                       limit=limit, doubts_previous=getattr(e, "doubts_previous", False),
                       restarted=e.restarted)
     except Exception as e:
-        return _error(case, "harness-error", [f"the engine failed: {type(e).__name__}: {e}"],
+        return _error(case, HARNESS_ERROR, [f"the engine failed: {type(e).__name__}: {e}"],
                       limit=limit)
     if not isinstance(answer, dict) or not isinstance(answer.get("ok"), bool):
-        return _error(case, "protocol-error", [f"protocol-error: malformed answer: {answer!r:.200}"],
+        return _error(case, PROTOCOL_ERROR, [f"protocol-error: malformed answer: {answer!r:.200}"],
                       limit=limit)
     kept = dict(answer=answer, limit=limit)
     wrong = response_problems(op, {"id": 0, **answer})
     if wrong:
-        return _error(case, "protocol-error", [f"protocol-error: the answer to {op} does not follow "
+        return _error(case, PROTOCOL_ERROR, [f"protocol-error: the answer to {op} does not follow "
                                                "the protocol schema:"] + [f"  {w}" for w in wrong], **kept)
-    if not answer["ok"] and answer["error"]["code"] == "internal-error":
-        return _error(case, "internal-error", [f"internal-error: {answer['error']['message']}"], **kept)
-    if not answer["ok"] and answer["error"]["code"] == "unsupported" \
-            and case.expect.get("error", {}).get("code") != "unsupported":
+    if not answer["ok"] and answer["error"]["code"] == INTERNAL_ERROR:
+        return _error(case, INTERNAL_ERROR, [f"internal-error: {answer['error']['message']}"], **kept)
+    if not answer["ok"] and answer["error"]["code"] == UNSUPPORTED \
+            and case.expect.get("error", {}).get("code") != UNSUPPORTED:
         # the engine declined this one request (e.g. a UCI engine cannot express it)
         return Result(case, "skipped", [f"the engine does not support this request: "
                                         f"{answer['error']['message']}"], **kept)
     try:
         diff = difference(case.variant, case.expect, answer, case.request)
     except Exception as e:
-        return _error(case, "harness-error",
+        return _error(case, HARNESS_ERROR,
                       [f"could not compare the answer: {type(e).__name__}: {e}"], **kept)
     doubt = oracle_doubt(case, engine, answer, limit) if diff else None
     if diff and drill and not doubt and op == "perft" and answer["ok"] and "error" not in case.expect \
@@ -489,7 +489,7 @@ def _parallel(cases, workers):
             try:
                 result = worker.run(case)
             except BaseException as e:  # keep the run going; this case is an error
-                result = _error(case, "harness-error", [f"harness error: {type(e).__name__}: {e}"])
+                result = _error(case, HARNESS_ERROR, [f"harness error: {type(e).__name__}: {e}"])
             if not stop.is_set():
                 done.put((i, result))
 
@@ -571,7 +571,7 @@ def run_command(options: RunOptions | None = None, engine=None, spec: EngineSpec
               file=err)
     for stale in run.stale_xfail:
         print(f"warning: {options.xfail_file}: no case has the id {stale}", file=err)
-    (reports.markdown if options.fmt == "markdown" else reports.text)(run, out)
+    reports.STDOUT_FORMATS[options.fmt](run, out)
     return _write_reports(run, options, xfail, run.exit_code(), err)
 
 
@@ -696,8 +696,7 @@ def speed_hints(run, max_nodes) -> list[str]:
 
 def _write_reports(run, options, xfail, code, err) -> int:
     """Write the report files asked for; an unwritable one makes the exit status 2."""
-    written = [(options.json_file, reports.write_json), (options.junit_file, reports.write_junit)]
-    written += list(options.extra_reports)
+    written = [(path, reports.REPORT_FILES[name].write) for name, path in options.files.items()]
     if options.write_xfail and run.interrupted:
         print(f"not writing {options.write_xfail}: the run was interrupted, so the baseline would "
               "be incomplete", file=err)

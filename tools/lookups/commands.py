@@ -12,14 +12,14 @@ import sys
 import textwrap
 
 from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
-from doublecheck.cli import UsageError
 from doublecheck.harness.output import OutputError, write_output
 from doublecheck.lookups import lookup, matrix, pgn
-from doublecheck.lookups.lookup import status_sentence
+from doublecheck.lookups.operations import operation
 from doublecheck.lookups.svg import svg_for
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.limits import check_perft_depth
-from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_VARIANT, RulesError
+from doublecheck.oracle.errors import (INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_RULE,
+                                       UNKNOWN_VARIANT, RulesError, UsageError)
 from doublecheck.perft.parallel import count as perft_count
 from doublecheck.progress import Progress
 
@@ -38,17 +38,9 @@ def _write(path: str, text: str) -> None:
 
 
 def as_text(op: str, result: dict) -> str:
-    """A lookup's answer as the plain text the command prints without --json."""
-    if op in ("moves", "turns"):
-        return "\n".join(sorted(result[op]))
-    if op == "perft":
-        lines = [f"{m}: {n}" for m, n in sorted(result.get("divide", {}).items())]
-        return "\n".join(lines + ([""] if lines else []) + [f"Nodes: {result['nodes']}"])
-    if op == "play":
-        return result["fen"] + "\n" + status_sentence(result["status"])
-    if op == "status":
-        return status_sentence(result["status"])
-    return result["fen"]
+    """A lookup's answer as the plain text the command prints without --json
+    (the operations table's ``text``; an unknown operation is an error, never a guess)."""
+    return operation(op).text(result)
 
 
 def _print(args, op: str, answer: dict) -> None:
@@ -57,15 +49,13 @@ def _print(args, op: str, answer: dict) -> None:
 
 def lookup_command(args) -> int:
     """moves, turns, perft, play, status, fen: one oracle request, printed."""
-    if args.variant not in api.VARIANTS:
-        raise RulesError(UNKNOWN_VARIANT, f"unknown variant '{args.variant}' "
-                                          f"(known: {', '.join(api.VARIANTS)})")
+    rules = variants.get(args.variant)   # looked up once: everything below gets the object
     if args.command == "turns" and args.grouped:
-        data = lookup.grouped_turns(args.variant, args.fen, _moves(args))
+        data = lookup.grouped_turns(rules, args.fen, _moves(args))
         print(json.dumps(data) if args.json else lookup.grouped_turns_text(data))
         return 0
     if args.command == "play" and args.pgn:
-        text = pgn.pgn_for_line(args.variant, args.fen, _moves(args))
+        text = pgn.pgn_for_line(rules, args.fen, _moves(args))
         if args.pgn == "-":
             sys.stdout.write(text)
             return 0
@@ -76,15 +66,14 @@ def lookup_command(args) -> int:
     if args.moves is not None:
         req["moves"] = args.moves.split()
     if args.command == "perft":
-        return _perft(args)
-    _print(args, args.command, api.handle(req))
+        return _perft(args, rules)
+    _print(args, args.command, api.handle(req, rules=rules))
     return 0
 
 
-def _perft(args) -> int:
+def _perft(args, rules) -> int:
     """perft: through the transposition cache (or --no-hash, the plain walk), in this
     process, over --jobs N processes or on the Dask cluster at --scheduler."""
-    rules = variants.get(args.variant)
     check_perft_depth(rules, args.depth, args.turns)
     if args.divide and args.depth < 1:
         raise RulesError(INVALID_REQUEST, "--divide needs --depth 1 or more")
@@ -115,7 +104,7 @@ def rules_command(args) -> int:
         return _rule_list(args, catalogue)
     rule = catalogue.get(args.id)
     if rule is None:
-        raise DataError("unknown-rule", f"no rule with id '{args.id}' in {args.cases_dir}")
+        raise DataError(UNKNOWN_RULE, f"no rule with id '{args.id}' in {args.cases_dir}")
     cases, _ = load_cases(cases_dir)
     cited = [c.id for c in cases if args.id in c.rules and (not args.variant or c.variant in args.variant)]
     if args.json:

@@ -9,6 +9,31 @@ checks along a random game of whole turns.
 from doublecheck.oracle import api
 
 
+def perft_request(depth, fen=None, moves=(), turns=None, divide=False) -> dict:
+    """A perft request with its fields in the order every generated file writes them:
+    op, fen, moves, depth, turns (left out when None; some files write ``"turns": false``),
+    divide (only when asked for)."""
+    request = {"op": "perft"}
+    if fen is not None:
+        request["fen"] = fen
+    if moves:
+        request["moves"] = list(moves)
+    request["depth"] = depth
+    if turns is not None:
+        request["turns"] = turns
+    if divide:
+        request["divide"] = True
+    return request
+
+
+def perft_expect(result: dict, divide) -> dict:
+    """The expected part of a perft case: the count, and the divide sorted by first step."""
+    expect = {"nodes": result["nodes"]}
+    if divide:
+        expect["divide"] = dict(sorted(result["divide"].items()))
+    return expect
+
+
 class Kit:
     def __init__(self, variant: str, source: str, generator: str,
                  perft_topic: str = "generated-perft", playouts_topic: str = "generated-playouts"):
@@ -29,27 +54,29 @@ class Kit:
         return {"variant": self.variant, "topic": topic, "generated": True,
                 "generator": self.generator, "description": description, "cases": cases}
 
+    def perft_and_playouts(self, perft_about, perft, playouts_about, playouts) -> list:
+        """The two generated files of most variants, ``generated-perft.json`` and
+        ``generated-playouts.json``, as ``files()`` returns them."""
+        return [(f"{self.variant}/generated-perft.json", self.case_file("generated-perft", perft_about, perft)),
+                (f"{self.variant}/generated-playouts.json",
+                 self.case_file("generated-playouts", playouts_about, playouts))]
+
+    def perft_case(self, case_id, rules, description, request, source=None) -> dict:
+        """A perft case (G7) for ``request`` (``perft_request``), with the oracle's count."""
+        expect = perft_expect(self.ask(**request), request.get("divide"))
+        return self.case(case_id, rules, description, request, expect, source)
+
     def perft_cases(self, positions, rules_for) -> list:
         """Perft cases (G7) for ``[(slug, description, FEN or None, [(depth, turns, divide)])]``;
         ``rules_for(fen)`` names the rule ids of a position's cases."""
         cases = []
         for slug, what, fen, runs in positions:
             for depth, turns, divide in runs:
-                request = {"op": "perft"}
-                if fen is not None:
-                    request["fen"] = fen
-                request.update(depth=depth, turns=turns)
-                if divide:
-                    request["divide"] = True
-                result = self.ask(**request)
-                expect = {"nodes": result["nodes"]}
-                if divide:
-                    expect["divide"] = dict(sorted(result["divide"].items()))
                 unit = "turn" if turns else "move"
-                cases.append(self.case(
+                cases.append(self.perft_case(
                     f"{self.variant}/{self.perft_topic}/{slug}-{unit}s-{depth}", rules_for(fen),
                     f"{unit} perft {depth}{' with divide' if divide else ''} from {what}",
-                    request, expect))
+                    perft_request(depth, fen, turns=turns, divide=divide)))
         return cases
 
     def checkpoint_cases(self, game, line, every, rules, origin=None) -> list:
