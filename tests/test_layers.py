@@ -1,6 +1,7 @@
 """The layers import downwards only: nothing inside doublecheck imports its two public faces,
 the command line (``doublecheck.cli``) and the adapter interface (``doublecheck.adapter``),
-except the adapters written on top of that interface and ``python -m doublecheck``."""
+except the adapters written on top of that interface, ``python -m doublecheck`` and the pytest
+plugin (a face of its own, which checks its options as the command line does)."""
 
 import ast
 from pathlib import Path
@@ -9,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FACES = {"doublecheck.cli", "doublecheck.adapter"}
-ON_TOP = {"tools/cli.py", "tools/adapter.py", "tools/__main__.py"}
+ON_TOP = {"tools/cli.py", "tools/adapter.py", "tools/__main__.py", "tools/pytest_plugin.py"}
 INNER = sorted(p for folder in ("tools", "oracle") for p in (ROOT / folder).rglob("*.py")
                if str(p.relative_to(ROOT)) not in ON_TOP and "adapters" not in p.parts)
 

@@ -30,6 +30,7 @@ import importlib
 import json
 import pkgutil
 import sys
+from importlib import resources
 from pathlib import Path
 
 from doublecheck.authoring import derived, generators
@@ -145,7 +146,8 @@ def generate_own(cases_dir, options, out=None, err=None) -> int:
     if path.exists() and not _is_generated(path):
         print(f"error: refusing to overwrite {path}: it is not marked \"generated\": true", file=err)
         return 2
-    _write({path: render(data)}, out)
+    if not _write({path: render(data)}, Path(cases_dir), out, err):
+        return 2
     print(f"{len(data['cases'])} cases; run them with: doublecheck run --cases-dir {cases_dir}", file=out)
     return 0
 
@@ -220,14 +222,22 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
     return 0
 
 
+def _tree_of(path: Path, cases_dir: Path) -> Path:
+    """The tree a generated file belongs in: the case tree being written, a variant plugin's
+    own package (its cases and its doc page), or else this package (derived docs, schemas)."""
+    plugins = [Path(str(resources.files(v.package))) for v in variants.plugins()]
+    return next((tree for tree in [cases_dir, *plugins] if path.is_relative_to(tree)),
+                CASES_DIR.parent)
+
+
 def _write(texts: dict, cases_dir: Path, out, err) -> bool:
     """Write the files whose text changed; False after printing why one could not be.
 
-    A file is written only inside its tree (the case tree, or the package for the derived
-    docs and schemas), never through a symbolic link that leads out of it."""
+    A file is written only inside its tree (``_tree_of``), never through a symbolic link
+    that leads out of it."""
     ok = True
     for path, text in texts.items():
-        tree = cases_dir if path.is_relative_to(cases_dir) else CASES_DIR.parent
+        tree = _tree_of(path, cases_dir)
         try:
             outside_of(path, tree)
             if path.exists() and _committed(path)[0] == text:
