@@ -58,8 +58,11 @@ from urllib.parse import urlsplit
 from doublecheck import __version__
 from doublecheck.desk import ops
 from doublecheck.harness.deadline import TimeLimitExceeded, time_limit_unless_gone
-from doublecheck.harness.protocol import BUDGET_EXCEEDED
-from doublecheck.oracle.errors import BUSY, INVALID_REQUEST, REQUEST_TIMEOUT, UNSUPPORTED, RulesError, quote
+from doublecheck.oracle.errors import (BUDGET_EXCEEDED, BUSY, CANNOT_LISTEN, CASES_NOT_FOUND,
+                                       FIGURES_NOT_FOUND, FORBIDDEN, INTERNAL_ERROR, INVALID_REQUEST,
+                                       LENGTH_REQUIRED, METHOD_NOT_ALLOWED, NOT_FOUND, REQUEST_TIMEOUT,
+                                       SCHEMA_UNUSABLE, TOO_LARGE, UNSUPPORTED, UNSUPPORTED_MEDIA_TYPE,
+                                       RulesError, quote)
 
 MAX_BODY = 256 * 1024       # bytes in one request body
 READ_TIMEOUT = 30           # seconds a request may take to arrive, headers and body together
@@ -78,12 +81,12 @@ CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; c
 # The page loads only its own files; the inline board is SVG markup, not an image.
 PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-HTTP_STATUS = {UNSUPPORTED: 404, "not-found": 404, "method-not-allowed": 405,
-               "length-required": 411, "too-large": 413, "unsupported-media-type": 415,
-               "forbidden": 403, REQUEST_TIMEOUT: 408, "internal-error": 500,
+HTTP_STATUS = {UNSUPPORTED: 404, NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405,
+               LENGTH_REQUIRED: 411, TOO_LARGE: 413, UNSUPPORTED_MEDIA_TYPE: 415,
+               FORBIDDEN: 403, REQUEST_TIMEOUT: 408, INTERNAL_ERROR: 500,
                BUSY: 503, BUDGET_EXCEEDED: 503,
-               "cases-not-found": 500, "schema-unusable": 500,   # a damaged install
-               "figures-not-found": 500}
+               CASES_NOT_FOUND: 500, SCHEMA_UNUSABLE: 500,   # a damaged install
+               FIGURES_NOT_FOUND: 500}
 
 
 class DeskError(Exception):
@@ -370,7 +373,7 @@ class Handler(BaseHTTPRequestHandler):
                 name = path[len("/static/"):]
                 body = self.server.files.get(name)
                 if body is None:
-                    raise DeskError("not-found", f"no file {name!r} in the desk's static files")
+                    raise DeskError(NOT_FOUND, f"no file {name!r} in the desk's static files")
                 ext = name[name.rfind("."):]
                 return self.send(200, body, CONTENT_TYPES[ext], head)
             if path == "/rules":
@@ -380,8 +383,8 @@ class Handler(BaseHTTPRequestHandler):
                 hello["desk"] = dict(hello["desk"], max_body=MAX_BODY)
                 return self.send_json(200, {"ok": True, **hello}, head)
             if path.startswith("/api/"):
-                raise DeskError("method-not-allowed", f"{path} takes POST with a JSON body")
-            raise DeskError("not-found", f"nothing at {path}; the desk is at /")
+                raise DeskError(METHOD_NOT_ALLOWED, f"{path} takes POST with a JSON body")
+            raise DeskError(NOT_FOUND, f"nothing at {path}; the desk is at /")
         except Exception as e:  # noqa: BLE001  answered, never fatal (see refuse)
             self.refuse(e, f"GET {path}", head=head)
 
@@ -392,8 +395,8 @@ class Handler(BaseHTTPRequestHandler):
             try:
                 self.check_host()
                 if not path.startswith("/api/") or path == "/api/hello":
-                    raise DeskError("method-not-allowed" if path in ("/", "/rules", "/api/hello")
-                                    else "not-found", f"POST {path}: the operations are at /api/OP")
+                    raise DeskError(METHOD_NOT_ALLOWED if path in ("/", "/rules", "/api/hello")
+                                    else NOT_FOUND, f"POST {path}: the operations are at /api/OP")
             except DeskError:
                 self.skip_body()
                 raise
@@ -446,11 +449,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_error_json(code, str(getattr(error, "message", error)), head, rid)
         print(f"doublecheck desk: internal error on {what}:", file=sys.stderr)
         traceback.print_exception(error)
-        return self.send_error_json("internal-error", f"{type(error).__name__}: {error}", head, rid)
+        return self.send_error_json(INTERNAL_ERROR, f"{type(error).__name__}: {error}", head, rid)
 
     def refuse_method(self):
         self.skip_body()
-        self.send_error_json("method-not-allowed", f"{self.command} is not used here; "
+        self.send_error_json(METHOD_NOT_ALLOWED, f"{self.command} is not used here; "
                                                    f"the desk takes GET and POST")
 
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = refuse_method
@@ -465,30 +468,30 @@ class Handler(BaseHTTPRequestHandler):
             return
         hosts = self.headers.get_all("Host") or []
         if len(hosts) != 1:
-            raise DeskError("forbidden", f"a request needs exactly one Host header, not {len(hosts)}")
+            raise DeskError(FORBIDDEN, f"a request needs exactly one Host header, not {len(hosts)}")
         name = host_name(hosts[0].strip())
         if name is None or not is_loopback(name):
-            raise DeskError("forbidden", f"this desk answers requests for 127.0.0.1 or localhost, "
-                                         f"not for {quote(hosts[0], 80)}")
+            raise DeskError(FORBIDDEN, f"this desk answers requests for 127.0.0.1 or localhost, "
+                                       f"not for {quote(hosts[0], 80)}")
         origins = self.headers.get_all("Origin") or []
         if len(origins) > 1:
-            raise DeskError("forbidden", "a request has at most one Origin header")
+            raise DeskError(FORBIDDEN, "a request has at most one Origin header")
         if origins:
             name = origin_host(origins[0].strip())
             if name is None or not is_loopback(name):
-                raise DeskError("forbidden", f"requests from pages at {quote(origins[0], 80)} "
-                                             f"are not answered")
+                raise DeskError(FORBIDDEN, f"requests from pages at {quote(origins[0], 80)} "
+                                           f"are not answered")
 
     def read_json(self) -> dict:
         """The request body as a JSON object; every limit is checked before it is read."""
         if self.headers.get("Transfer-Encoding"):
             self.refuse_body()
-            raise DeskError("length-required", "send the body with a Content-Length "
+            raise DeskError(LENGTH_REQUIRED, "send the body with a Content-Length "
                                                "(chunked bodies are not accepted)")
         lengths = self.headers.get_all("Content-Length") or []
         if not lengths:
             self.refuse_body()
-            raise DeskError("length-required", "a request body needs a Content-Length header")
+            raise DeskError(LENGTH_REQUIRED, "a request body needs a Content-Length header")
         size = self.body_size()
         if size is None:
             self.refuse_body()
@@ -496,12 +499,12 @@ class Handler(BaseHTTPRequestHandler):
                                              f"in digits, not {quote(', '.join(lengths), 60)}")
         if size > MAX_BODY:
             self.refuse_body()                  # the body is never read
-            raise DeskError("too-large", f"the request body is {size} bytes; the desk takes at "
+            raise DeskError(TOO_LARGE, f"the request body is {size} bytes; the desk takes at "
                                          f"most {MAX_BODY} bytes ({MAX_BODY // 1024} KiB)")
         body = self.rfile.read(size)
         kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if kind != "application/json":
-            raise DeskError("unsupported-media-type", f"send the request body as application/json, "
+            raise DeskError(UNSUPPORTED_MEDIA_TYPE, f"send the request body as application/json, "
                                                       f"not {kind or 'without a Content-Type'}")
         try:
             request = json.loads(body.decode("utf-8"))
@@ -605,13 +608,13 @@ def desk_command(args) -> int:
     except OSError as e:
         hint = " (choose another with --port, or --port 0 for any free port)" \
             if getattr(e, "errno", None) == 98 else ""
-        raise RulesError("cannot-listen", f"{args.host}:{args.port}: {e.strerror or e}{hint}") from None
+        raise RulesError(CANNOT_LISTEN, f"{args.host}:{args.port}: {e.strerror or e}{hint}") from None
     host = args.host if ":" not in args.host else f"[{args.host}]"
     url = f"http://{host}:{server.server_address[1]}/"
     if not server.loopback_only:
         print(f"warning: listening on {args.host}, not on loopback only: anyone who can reach "
               f"this machine on port {server.server_address[1]} can use the desk (it has no "
-              f"login; see docs/desk.md)", file=sys.stderr)
+              f"login; see: doublecheck docs desk)", file=sys.stderr)
     print(f"doublecheck desk: {url}   (Ctrl-C stops it)", flush=True)
     if args.open:
         import webbrowser

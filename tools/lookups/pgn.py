@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 
 from doublecheck.limits import MAX_DATA_FILE_BYTES
 from doublecheck.oracle import api, variants
-from doublecheck.oracle.errors import (FILE_TOO_LARGE, INVALID_MOVE_TEXT, UNKNOWN_VARIANT, RulesError,
+from doublecheck.oracle.errors import (FILE_NOT_FOUND, FILE_TOO_LARGE, INVALID_MOVE_TEXT, PGN_SYNTAX,
+                                       UNKNOWN_RESULT, UNKNOWN_VARIANT, UNREADABLE_FILE, RulesError,
                                        clip, quote)
 from doublecheck.oracle.position import WHITE
 from doublecheck.lookups.lookup import explain_at, side, status_sentence
@@ -97,7 +98,7 @@ def parse_pgn(text: str) -> list[Game]:
         if comment_from is None and depth == 0 and stripped.startswith("["):
             m = TAG.fullmatch(stripped)
             if not m or tag_value(m[2]) is None:
-                raise PgnError("pgn-syntax", f"malformed tag pair {quote(stripped)} (write [Name \"value\"])",
+                raise PgnError(PGN_SYNTAX, f"malformed tag pair {quote(stripped)} (write [Name \"value\"])",
                                number)
             if game is None or in_moves:
                 if pending is not None:
@@ -108,7 +109,7 @@ def parse_pgn(text: str) -> list[Game]:
                 in_moves = False
             name, value = m[1], tag_value(m[2])
             if name in game.tags:
-                raise PgnError("pgn-syntax", f"tag {name} given twice in one game", number)
+                raise PgnError(PGN_SYNTAX, f"tag {name} given twice in one game", number)
             game.tags[name] = value
             game.tag_lines[name] = number
             continue
@@ -133,12 +134,12 @@ def parse_pgn(text: str) -> list[Game]:
                 continue
             if ch == ")":
                 if depth == 0:
-                    raise PgnError("pgn-syntax", "')' without a matching '('", number)
+                    raise PgnError(PGN_SYNTAX, "')' without a matching '('", number)
                 depth -= 1
                 i += 1
                 continue
             if ch == "}":   # (outside a comment: no token could start here, the scan would stall)
-                raise PgnError("pgn-syntax", "'}' without a matching '{'", number)
+                raise PgnError(PGN_SYNTAX, "'}' without a matching '{'", number)
             if ch.isspace():
                 i = SPACES.match(line, i).end()
                 continue
@@ -175,13 +176,13 @@ def parse_pgn(text: str) -> list[Game]:
                 game.turns.append(Turn("".join(pending), pending_line))
                 pending = None
     if comment_from is not None:
-        raise PgnError("pgn-syntax", "a '{' comment is never closed", comment_from)
+        raise PgnError(PGN_SYNTAX, "a '{' comment is never closed", comment_from)
     if depth:
-        raise PgnError("pgn-syntax", "a '(' variation is never closed", len(lines))
+        raise PgnError(PGN_SYNTAX, "a '(' variation is never closed", len(lines))
     if pending is not None and game is not None:
         game.turns.append(Turn("".join(pending), pending_line))
     if not games:
-        raise PgnError("pgn-syntax", "no game found (no tags and no moves)")
+        raise PgnError(PGN_SYNTAX, "no game found (no tags and no moves)")
     return games
 
 
@@ -210,19 +211,18 @@ def clean_turn(text: str) -> str:
 def replay_game(game: Game, index: int = 1) -> dict:
     """Check one game; returns a JSON-able report (see docs/lookups.md).  Raises PgnError
     for a record that cannot be used."""
-    variant = game.tags.get("Variant", "chess")
-    if variant not in api.VARIANTS:
-        raise PgnError(UNKNOWN_VARIANT, f"game {index}: Variant {quote(variant)} is not a variant id "
-                       f"of this project (known: {', '.join(api.VARIANTS)})",
-                       game.tag_lines.get("Variant"))
+    try:
+        rules = variants.get(game.tags.get("Variant", "chess"))
+    except RulesError as e:
+        raise PgnError(UNKNOWN_VARIANT, f"game {index}: the Variant tag: {e.message}",
+                       game.tag_lines.get("Variant")) from None
     result_tag = game.tags.get("Result")
     if result_tag is not None and result_tag not in RESULTS:
-        raise PgnError("unknown-result", f"game {index}: Result {quote(result_tag)} is not one of "
+        raise PgnError(UNKNOWN_RESULT, f"game {index}: Result {quote(result_tag)} is not one of "
                        f"{', '.join(RESULTS)}", game.tag_lines.get("Result"))
     if result_tag and game.termination and game.termination != result_tag:
-        raise PgnError("pgn-syntax", f"game {index}: the movetext ends with {game.termination} "
+        raise PgnError(PGN_SYNTAX, f"game {index}: the movetext ends with {game.termination} "
                        f"but the Result tag says {result_tag}", game.termination_line)
-    rules = variants.get(variant)
     fen = game.tags.get("FEN")
     try:
         line = api.replay(rules, fen, [])
@@ -230,7 +230,7 @@ def replay_game(game: Game, index: int = 1) -> dict:
         raise PgnError(e.code, f"game {index}: FEN tag: {e.message}",
                        game.tag_lines.get("FEN")) from None
     pos = line.start
-    report = {"game": index, "line": game.line, "variant": variant,
+    report = {"game": index, "line": game.line, "variant": rules.name,
               "fen": rules.fen(pos), "turns": 0, "legal": True, "illegal": None, "notes": []}
     for n, turn in enumerate(game.turns):
         pos = line.final
@@ -321,17 +321,17 @@ def read_record(path) -> str:
             os.set_blocking(fd, True)    # (only the open must not wait)
             data = f.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
-        raise PgnError("file-not-found", f"no such file: {path}") from None
+        raise PgnError(FILE_NOT_FOUND, f"no such file: {path}") from None
     except OSError as e:
-        raise PgnError("unreadable-file", f"cannot read {path}: {e.strerror or e}") from None
+        raise PgnError(UNREADABLE_FILE, f"cannot read {path}: {e.strerror or e}") from None
     if len(data) > MAX_RECORD_BYTES:
         raise PgnError(FILE_TOO_LARGE, f"{path} holds more than {MAX_RECORD_BYTES // 2 ** 20} MiB, "
                                        f"the limit of a record (doublecheck docs lookups)")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise PgnError("unreadable-file", f"cannot read {path}: not UTF-8 text (byte "
-                                          f"{data[e.start]:#04x} at offset {e.start})") from None
+        raise PgnError(UNREADABLE_FILE, f"cannot read {path}: not UTF-8 text (byte "
+                                        f"{data[e.start]:#04x} at offset {e.start})") from None
 
 
 def exit_code(report: dict) -> int:
@@ -387,12 +387,13 @@ def turns_of_line(rules, line):
     return turns
 
 
-def pgn_for_line(variant: str, fen: str | None, moves, tags: dict | None = None) -> str:
-    """PGN text for the line ``moves`` (tokens as for ``--moves``) from ``fen`` or the start.
+def pgn_for_line(variant, fen: str | None, moves, tags: dict | None = None) -> str:
+    """PGN text for the line ``moves`` (tokens as for ``--moves``) from ``fen`` or the start;
+    ``variant`` is an id or the rules object.
 
     Raises RulesError for an unknown variant, an invalid FEN or an illegal move.
     """
-    rules = variants.get(variant)
+    rules = variants.rules_of(variant)
     line = api.replay(rules, fen, moves)
     pos, final = line.start, line.final
     turns = turns_of_line(rules, line)
@@ -402,7 +403,7 @@ def pgn_for_line(variant: str, fen: str | None, moves, tags: dict | None = None)
             "Black": "?", "Result": result}
     head.update(tags or {})
     head["Result"] = result
-    head["Variant"] = variant
+    head["Variant"] = rules.name
     if fen is not None and rules.fen(pos) != rules.fen(rules.start):
         head["SetUp"] = "1"
         head["FEN"] = rules.fen(pos)
