@@ -71,7 +71,7 @@ def mutant(slug: str, rule: str, description: str, witness: dict):
 def _load_variant_modules():
     """Import every variant module of this package (each registers its mutants)."""
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        if info.name not in ("common", "kill"):
+        if info.name not in ("common", "kill", "record"):
             importlib.import_module(f"{__name__}.{info.name}")
 
 
