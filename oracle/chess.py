@@ -649,3 +649,19 @@ class Chess:
         """The variant's state at pos in words, for ``doublecheck show`` (one line each):
         by default each extra FEN field with its value; chess has none."""
         return [f"{name}: {value}" for name, value in zip(self.extra_fields, self.format_state(pos))]
+
+    # ------------------------------------------------- the turn as players see it
+    #
+    # The rules desk shows a turn as one slot per action, named as players name
+    # them, and says why a turn ended before its last slot.  Both answers come
+    # from here, so a page never works out a rule of its own.
+
+    # The names of a turn's actions, in order: as many as the longest turn has.
+    turn_actions = ("Move",)
+
+    def turn_end_reason(self, pos_before, move, pos_after):
+        """Why the turn that ``move`` (played at ``pos_before``, giving ``pos_after``)
+        ends has fewer actions than ``turn_actions`` names: an ``explain.TurnEnd``
+        (rule id, the reason in words), or None when the turn goes on or has every
+        action.  In chess a turn is one move (G1), so no slot is ever left empty."""
+        return None

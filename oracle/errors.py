@@ -12,6 +12,7 @@ ILLEGAL_MOVE = "illegal-move"
 INVALID_MOVE_TEXT = "invalid-move-text"
 INVALID_REQUEST = "invalid-request"
 UNSUPPORTED = "unsupported"
+FIGURES_NOT_FOUND = "figures-not-found"   # the chess figure drawings are missing: a damaged install
 
 QUOTE_LIMIT = 200   # characters of an offending input a message shows
 

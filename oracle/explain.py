@@ -27,6 +27,7 @@ The reasons, in the order they are looked for:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_MOVE_TEXT, RulesError
 from doublecheck.oracle.notation import read_text
@@ -65,6 +66,15 @@ class Refusal:
     also: list = field(default_factory=list)  # further rule ids worth reading
     code: str = ILLEGAL_MOVE
     level: int = GEOMETRY
+
+
+class TurnEnd(NamedTuple):
+    """Why a turn has fewer actions than the variant's most (``turn_end_reason``): the
+    rule that ends it, the concrete reason in words (no rule id in it), related ids."""
+
+    rule: str
+    words: str
+    also: tuple = ()
 
 
 @dataclass

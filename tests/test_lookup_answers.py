@@ -8,8 +8,10 @@ and compared character for character: a change in wording, a rule id, a
 count or an error code shows here.  The one part allowed to move is the list
 of known variants in an error message, which grows with the registry.  (The
 SVG answers were re-recorded once, when the board's squares gained the
-``class="square"`` and ``data-square`` attributes the rules desk clicks on;
-nothing else in them changed.)
+``class="square"`` and ``data-square`` attributes the rules desk clicks on,
+and once more, deliberately, when the pieces became chess figures from the
+project's own drawings with accessible names (``aria-label``) instead of
+lettered discs; nothing else in the answers changed either time.)
 """
 
 import contextlib

@@ -188,8 +188,8 @@ a record:
 SVG_HELP = ("draw the position as an SVG picture", """\
 Writes an SVG picture of the position reached by --fen and --moves (to
 --output FILE, replacing it, or to stdout): squares the board has, coordinates,
-pieces as lettered discs (light for White, dark for Black, a double ring for a
-double-piece), the side to move and the variant's FEN fields. --turn draws a
+pieces as chess figures (light for White, dark for Black, a doubled figure for
+a double-piece), the side to move and the variant's FEN fields. --turn draws a
 turn as numbered arrows (SAN or coordinates; a turn the rules refuse is drawn
 only when written in coordinates). A drop is a dashed circle.""", """\
 examples:

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from doublecheck.oracle import notation
 from doublecheck.oracle.chess import Chess
 from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
-from doublecheck.oracle.explain import VARIANT, Refusal
+from doublecheck.oracle.explain import VARIANT, Refusal, TurnEnd
 from doublecheck.oracle.fen import validate_standard
 from doublecheck.oracle.position import BLACK, WHITE, Move
 
@@ -270,6 +270,18 @@ class DoubleMove(Chess):
             return (f"{side_name(pos.turn)} is checkmated: it has no legal move, so it has no first "
                     f"half with which to start its unused Double Move (DM-unused-ability-no-escape)")
         return super().game_over_note(pos, status)
+
+    turn_actions = ("First half", "Second half")
+
+    def turn_end_reason(self, pos_before, move, pos_after):
+        """DM-ability: an ordinary move is the whole turn, with the Double Move kept for
+        later or already spent; a first half never ends a turn, a second half fills it."""
+        if pos_before.state.mid or move.opens_double:
+            return None
+        if self.has_ability(pos_before):
+            return TurnEnd("DM-ability", "Double Move not used: the turn is one ordinary move")
+        return TurnEnd("DM-ability", f"{side_name(pos_before.turn)}'s Double Move is already "
+                                     f"used: the turn is one ordinary move")
 
     def state_sentences(self, pos):
         """The unused Double Moves (D1), and whether the side to move is between its halves."""

@@ -21,7 +21,7 @@ from doublecheck.oracle import fen as fen_io
 from doublecheck.oracle import explain, notation
 from doublecheck.oracle.chess import Chess
 from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
-from doublecheck.oracle.explain import Refusal
+from doublecheck.oracle.explain import Refusal, TurnEnd
 from doublecheck.oracle.position import BLACK, WHITE, Move, Position, other
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, side_name
 
@@ -386,6 +386,20 @@ class Marseillais(Chess):
             if s is step:
                 return True
         return False
+
+    turn_actions = ("Move one", "Move two")
+
+    def turn_end_reason(self, pos_before, move, pos_after):
+        """A move one that ends the turn: the balanced opening (M2), a check (M3), or no
+        legal move two after it, a stalemate (M5)."""
+        if pos_before.state == MID_TURN or self.mid_turn(pos_after):
+            return None
+        rule, why = self.turn_end(pos_before, move)
+        san = self.san(pos_before, move)
+        words = {"M2": f"White's first turn is the single move {san}",
+                 "M3": f"move one {san} {why[3:]}",
+                 "M5": f"no legal move two after {san}: drawn by stalemate"}[rule]
+        return TurnEnd(rule, words, ("M1",))
 
     def game_over_note(self, pos, status):
         if self.m5_over(pos):

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from doublecheck.oracle import explain
 from doublecheck.oracle.chess import Chess, not_over, game_over
 from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
-from doublecheck.oracle.explain import VARIANT, Refusal, piece_name, side as side_name
+from doublecheck.oracle.explain import VARIANT, Refusal, TurnEnd, piece_name, side as side_name
 from doublecheck.oracle.fen import validate_castling, validate_ep
 from doublecheck.oracle.geometry import Geometry
 from doublecheck.oracle.position import BLACK, WHITE, Move, color_of, colored, other
@@ -359,6 +359,19 @@ class SymmetricMonster(Chess):
         return Refusal(f"one double-piece action ({last}) alone is not a turn; a second "
                        f"double-piece action must follow ({len(self.legal_moves(pos))} are "
                        f"possible)", "S4", also=["SM-R9"])
+
+    turn_actions = ("First action", "Second action")
+
+    def turn_end_reason(self, pos_before, move, pos_after):
+        """A single-piece move is a whole turn (S4); a first double action that takes the
+        opponent's last king ends the game there (S7)."""
+        if pos_before.state.first is not None or self.mid_turn(pos_after):
+            return None
+        san = self.san(pos_before, move)
+        if not is_double(move.drop or pos_before.board[move.frm]):
+            return TurnEnd("S4", f"{san} is a single-piece move, a whole turn", ("SM-R9",))
+        return TurnEnd("S7", f"{san} took the opponent's last king, which ends the game",
+                       ("SM-R12",))
 
     def state_sentences(self, pos):
         """The double-kings in hand (field 7) and the double turn under way (field 8)."""

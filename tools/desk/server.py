@@ -55,7 +55,8 @@ PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src
 HTTP_STATUS = {UNSUPPORTED: 404, "not-found": 404, "method-not-allowed": 405,
                "length-required": 411, "too-large": 413, "unsupported-media-type": 415,
                "forbidden": 403, "internal-error": 500,
-               "cases-not-found": 500, "schema-unusable": 500}   # a damaged install
+               "cases-not-found": 500, "schema-unusable": 500,   # a damaged install
+               "figures-not-found": 500}
 
 
 class DeskError(Exception):

@@ -14,6 +14,15 @@ Everything here is counted from data, never guessed:
   counted and one whose repetition is not (read from the case's expected
   status), every other family a case about White and one about Black (the
   case's ``colour:*`` tags).
+- *Parts of a side-owned component.*  A component that belongs to a side
+  (castling rights, Double Move abilities, double-kings in hand, the en
+  passant targets Marseillais keeps per side) may be required in two parts,
+  ``<component>:mover`` (the side to move's part) and ``<component>:other``
+  (the other side's part).  Each part needs a case about White's part and
+  one about Black's (the ``colour:*`` tag names the part's owner); for an
+  ``identity:*`` part the case must also expect no repetition counted, since
+  it shows two positions differing only in that part that a count must not
+  merge.
 
 - *Thin cells.*  A rule that only one curated case cites in a variant, or
   that the curated cases of a variant test for one colour only, rests on one
@@ -40,6 +49,7 @@ from doublecheck.oracle import api
 COLOUR = "colour"
 SIDES = {"identity": ("counted", "not counted")}        # every other family: white / black
 COLOURS = ("white", "black")
+PARTS = {"mover": "the side to move's part", "other": "the other side's part"}
 THIN_BELOW = 2      # fewer curated cases than this, for a rule cell or a mutant, is "thin"
 
 
@@ -53,7 +63,33 @@ def family(component: str) -> str:
 
 
 def sides_of(component: str) -> tuple[str, str]:
+    if part_of(component):
+        return COLOURS
     return SIDES.get(family(component), COLOURS)
+
+
+def part_of(component: str) -> str | None:
+    """``mover`` or ``other`` when the component is one part of a side-owned one
+    (``identity:castling:other``), else None."""
+    pieces = component.split(":")
+    return pieces[2] if len(pieces) == 3 and pieces[2] in PARTS else None
+
+
+def part_sides(case, component: str) -> list[str]:
+    """The owners (colour tags) a case about one part covers; an identity part counts only
+    a case whose expected status counts no repetition (the two positions must not merge)."""
+    if family(component) in SIDES and repetition_counted(case.expect) is not False:
+        return []
+    return [c for c in COLOURS if f"{COLOUR}:{c}" in case.covers]
+
+
+def missing_side_text(component: str) -> str:
+    """What a case covering ``component`` lacks when it covers none of its sides."""
+    if part_of(component) and family(component) in SIDES:
+        return "colour:white or colour:black tag and an expected status counting no repetition"
+    if family(component) in SIDES:
+        return "expected status"
+    return "colour:white or colour:black tag"
 
 
 def repetition_counted(expect: dict) -> bool | None:
@@ -66,6 +102,8 @@ def repetition_counted(expect: dict) -> bool | None:
 
 def case_sides(case, component: str) -> list[str]:
     """The sides of ``component`` this case covers (see the module docstring)."""
+    if part_of(component):
+        return part_sides(case, component)
     if family(component) in SIDES:
         counted = repetition_counted(case.expect)
         if counted is None:
@@ -152,8 +190,7 @@ def build(catalogue: dict, cases, variants=None, kills=None) -> Matrix:
                 continue
             sides = case_sides(case, comp)
             if not sides:
-                need = "expected status" if family(comp) in SIDES else "colour:white or colour:black tag"
-                m.problems.append(f"case {case.id}: covers {comp} but has no {need}")
+                m.problems.append(f"case {case.id}: covers {comp} but has no {missing_side_text(comp)}")
             for side in sides:
                 cell[side] += 1
     for comp, cells in m.components.items():
@@ -238,6 +275,14 @@ def gap_text(gap: dict) -> str:
     return f"{gap['id']} in {gap['variant']} has no case on the side '{gap['side']}'"
 
 
+def parts_legend(m: Matrix) -> list[str]:
+    """The line explaining the ``:mover`` / ``:other`` rows, when the matrix has any."""
+    if not any(part_of(comp) for comp in m.components):
+        return []
+    return ["parts: " + "; ".join(f"<component>:{p} = {text}" for p, text in PARTS.items())
+            + " (white/black: the part's owner)"]
+
+
 def as_text(m: Matrix) -> str:
     heads = short_names(m.variants)
     legend = "columns: " + ", ".join(f"{h} = {v}" for h, v in zip(heads, m.variants) if h != v)
@@ -279,6 +324,7 @@ def as_text(m: Matrix) -> str:
                       [f"{m.colours[v]['white']}/{m.colours[v]['black']}" for v in m.variants]))
     lines += table("state component (sides)", comp_rows)
     lines.append("")
+    lines += parts_legend(m)
     lines.append("cells: a number of cases; '.' does not apply; '-' not tested, the catalogue says why "
                  "(doublecheck rules ID); '!' a gap; '~' thin (fewer than two curated cases, or one "
                  "colour only)")

@@ -2,7 +2,7 @@
 
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (CapturedRookMixin, GameEndCastlingUncheckedMixin,
+from doublecheck.authoring.mutants.common import (MoverRightsOnlyIdentityMixin, CapturedRookMixin, GameEndCastlingUncheckedMixin,
                                                   GameEndWithoutEnPassantMixin, RookRightMixin,
                                                   SideBlindIdentityMixin)
 from doublecheck.oracle.chess import Chess, game_over, not_over
@@ -340,3 +340,13 @@ class GameEndWithoutEnPassant(GameEndWithoutEnPassantMixin, Chess):
 class GameEndCastlingUnchecked(GameEndCastlingUncheckedMixin, Chess):
     """a quick "any move?" test takes castling from the rights and the empty squares and
     leaves the attack tests to the full generator"""
+
+
+# --- the state matrix per side: the other side's part of a side-owned component ----
+
+@mutant("repetition-keeps-only-mover-rights", "FIDE-9.2.3",
+        "repetition compares only the side to move's castling rights, not the other side's",
+        {"op": "status", "fen": "1n2k1nr/8/8/8/8/8/8/1N2K1NR w Kk - 0 1",
+         "moves": ["b1c3", "h8h7", "c3b1", "h7h8", "b1c3", "h8h7", "c3b1", "h7h8"]})
+class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin, Chess):
+    """the rights read as "may the side to move still castle?", so the other side's drop out of the key"""

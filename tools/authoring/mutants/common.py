@@ -212,3 +212,13 @@ class NoCastlingInATurnBegunInCheckMixin:
         if self.between_moves(pos) and getattr(self, "began_in_check", False):
             return []
         return super().castling_moves(pos)
+
+
+# --- side-owned state: the other side's part left out of position identity ----------
+
+class MoverRightsOnlyIdentityMixin:
+    """Repetition compares only the side to move's castling rights: the rights were read
+    as "can I still castle?", so the other side's rights drop out of the key."""
+
+    def identity(self, pos):
+        return super().identity(pos.replace(castling=pos.castling & self.rights_of[pos.turn]))

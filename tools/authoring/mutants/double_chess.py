@@ -3,7 +3,7 @@
 from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (CapturedRookMixin, GameEndCastlingUncheckedMixin,
+from doublecheck.authoring.mutants.common import (MoverRightsOnlyIdentityMixin, CapturedRookMixin, GameEndCastlingUncheckedMixin,
                                                   GameEndWithoutEnPassantMixin, RookRightMixin,
                                                   TargetNotWrittenMixin)
 from doublecheck.oracle.geometry import Geometry
@@ -230,3 +230,13 @@ class GameEndCastlingUncheckedDC(GameEndCastlingUncheckedMixin, DoubleChess):
 class WhiteTargetNotWritten(TargetNotWrittenMixin, DoubleChess):
     """the "can it be taken?" test of the writer looks at White's pawns only"""
     left_by = WHITE
+
+
+# --- the state matrix per side: the other side's part of a side-owned component ----
+
+@mutant("repetition-keeps-only-mover-rights", "G3",
+        "repetition compares only the side to move's castling rights, not the other side's",
+        {"op": "status", "fen": "1n6k2r3r/16/16/16/16/16/16/1N6K2R3R w LPlp - 0 1",
+         "moves": ["b1c3", "p8p7", "c3b1", "p7p8", "b1c3", "p8p7", "c3b1", "p7p8"]})
+class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin, DoubleChess):
+    """each rook's right read as "may the side to move still castle?", so the other side's drop out of the key"""

@@ -3,7 +3,7 @@
 from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GameEndWithoutEnPassantMixin,
+from doublecheck.authoring.mutants.common import (MoverRightsOnlyIdentityMixin, CountsBetweenMixin, GameEndWithoutEnPassantMixin,
                                                   GenericTurns, KingReturnKeepsRightsMixin,
                                                   NoCastlingInATurnBegunInCheckMixin,
                                                   RightsBlindIdentityMixin, TargetNotWrittenMixin,
@@ -285,6 +285,16 @@ class KingReturnKeepsRightsAnul(GenericTurns, KingReturnKeepsRightsMixin, Double
 class BlackTargetNotWrittenAnul(TargetNotWrittenMixin, DoubleMoveAnul):
     """the "can it be taken?" test of the writer looks at Black's pawns only"""
     left_by = BLACK
+
+
+# --- the state matrix per side: the other side's part of a side-owned component ----
+
+@mutant("repetition-keeps-only-mover-rights", "G3",
+        "repetition compares only the side to move's castling rights, not the other side's",
+        {"op": "status", "fen": "1n2k1nr/8/8/8/8/8/8/1N2K1NR w Kk - 0 1 -",
+         "moves": ["b1c3,c3b1", "h8h7,h7h8", "b1c3,c3b1", "b8c6,c6b8"]})
+class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin, DoubleMoveAnul):
+    """the rights read as "may the side to move still castle?", so the other side's drop out of the key"""
 
 
 # --- where two rules meet (issue 27) ------------------------------------------------

@@ -9,7 +9,7 @@ first turn (fullmove 2), where the two forms agree.
 from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GameEndWithoutEnPassantMixin,
+from doublecheck.authoring.mutants.common import (MoverRightsOnlyIdentityMixin, CountsBetweenMixin, GameEndWithoutEnPassantMixin,
                                                   GenericTurns, KingReturnKeepsRightsMixin,
                                                   NoCastlingInATurnBegunInCheckMixin,
                                                   RightsBlindIdentityMixin, SideBlindIdentityMixin,
@@ -394,6 +394,32 @@ class BlackTargetsNotWritten:
             pos = pos.replace(ep=pos.ep - black)
         return super().format_ep_field(pos)
 
+
+
+# --- the state matrix per side: the other side's part of a side-owned component ----
+
+@both("repetition-keeps-only-mover-rights", "G3",
+      "repetition compares only the side to move's castling rights, not the other side's",
+      {"op": "status", "fen": "1n2k1nr/8/8/8/8/8/8/1N2K1NR w Kk - 0 2 -",
+       "moves": ["b1c3,c3b1", "h8h7,h7h8", "b1c3,c3b1", "b8c6,c6b8"]})
+class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin):
+    """the rights read as "may the side to move still castle?", so the other side's drop out of
+    the key"""
+
+
+@both("other-target-looked-for-on-rank-3", "M7",
+      "between the moves the other target is looked for on rank 3 only, so with White between its moves the "
+      "target Black left (rank 6), still open to move two, is not written",
+      {"op": "play", "fen": "7k/8/8/2pPpP2/8/8/8/K7 w - c6,e6 0 2 -", "moves": ["d5c6"]})
+class OtherTargetLookedForOnRank3:
+    """the writer's rule for the other target was worked out with Black between the moves,
+    where White's targets lie on rank 3"""
+
+    def format_ep_field(self, pos):
+        if pos.state == MID_TURN:
+            keep = {self.passed_rank[pos.turn], self.passed_rank[WHITE]}
+            pos = pos.replace(ep=frozenset(t for t in pos.ep if self.geometry.rank[t] in keep))
+        return super().format_ep_field(pos)
 
 
 # --------------------------------------------- where two rules meet (issue 27)
