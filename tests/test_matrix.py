@@ -34,6 +34,16 @@ def test_no_unjustified_gap(real):
     assert [matrix.gap_text(g) for g in real.gaps] == []
 
 
+def test_nothing_thin():
+    """No rule cell rests on one curated case or one colour, no mutant on one curated kill (the
+    kill record is read where fresh and played again where not, so this never trusts a stale one)."""
+    catalogue, _ = load_rules()
+    cases, _ = load_cases()
+    columns = matrix.variant_order(catalogue)
+    m = matrix.build(catalogue, cases, kills=matrix.mutant_kills(cases, columns))
+    assert [matrix.thin_text(t) for t in m.thin] == []
+
+
 def test_no_inconsistency(real):
     assert real.problems == []
 
