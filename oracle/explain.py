@@ -362,8 +362,9 @@ def castling_by_name(rules, pos, name, asked) -> Refusal:
     mine = [c for c in rules.castle_rules if c.color == pos.turn and c.san == name]
     if not mine:
         known = ", ".join(sorted({c.san for c in rules.castle_rules}, key=len))
-        return refusal_for(rules, "castling", f"{rules.name} has no castling written {name} "
-                           f"(there are: {known})", level=TEXT)
+        there = f"(there are: {known})" if known else "(it has no castling at all)"
+        return refusal_for(rules, "castling", f"{rules.name} has no castling written {name} {there}",
+                           level=TEXT)
     return castling(rules, pos, mine[0], asked)
 
 

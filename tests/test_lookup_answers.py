@@ -30,6 +30,14 @@ QUESTIONS = RECORDED["questions"]
 KNOWN_THEN, KNOWN_NOW = ", ".join(RECORDED["variants"]), ", ".join(VARIANT_NAMES)
 
 
+@pytest.fixture(autouse=True)
+def no_progress_lines(monkeypatch):
+    """A long perft prints a progress line to stderr every 10 s of wall time (progress.py), so on a
+    loaded machine stderr would depend on the clock.  The recorded answers are what the commands
+    say, never how long they took: interval 0 turns those lines off outside a terminal."""
+    monkeypatch.setenv("DOUBLECHECK_PROGRESS_INTERVAL", "0")
+
+
 def run(argv):
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -92,6 +92,13 @@ def test_cases_spread_over_xdist_workers(project):
     assert "missing (expected, not produced): e1g1 (O-O)" in proc.stdout
 
 
+@pytest.mark.parametrize("value", ["0.0000001", "-1", "nan"])
+def test_a_time_limit_is_checked_as_the_run_checks_it(project, value):
+    proc = pytest_in(project, "--doublecheck-adapter", GOOD, f"--doublecheck-timeout={value}")
+    assert proc.returncode == 4, proc.stdout + proc.stderr
+    assert "--doublecheck-timeout" in proc.stderr
+
+
 @pytest.mark.parametrize("adapter, message", [
     ("no_such_module:Engine", "cannot import 'no_such_module'"),
     ("wrong_adapter", "wants module:Class"),

@@ -16,6 +16,6 @@ The distribution installs this one package.  Inside it:
 from importlib import metadata as _metadata
 
 try:
-    __version__ = _metadata.version("doublecheck")
+    __version__ = _metadata.version("doublecheck-chess")   # the distribution; the import name is doublecheck
 except _metadata.PackageNotFoundError:  # imported from a tree that was never installed
     __version__ = "0+unknown"

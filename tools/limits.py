@@ -14,6 +14,9 @@ own limits (FEN, move text, moves per request, perft depth) live in
 - ``MAX_DATA_FILE_BYTES``: a case file or rule file (the largest is about 0.2 MiB).
 - ``JOBS_PER_CORE``: ``--jobs`` is at most this many processes per CPU core.
 - ``MAX_TIMEOUT``: the longest ``--timeout`` in seconds (0 means no limit).
+- ``MIN_TIMEOUT``: the shortest ``--timeout`` or ``--budget`` other than 0, in seconds:
+  a shorter limit is no use to anyone (starting a request takes longer) and only tests
+  the timers.
 """
 
 from __future__ import annotations
@@ -29,13 +32,18 @@ MAX_ID = 2 ** 63 - 1
 MAX_DATA_FILE_BYTES = 16 * 1024 * 1024
 JOBS_PER_CORE = 4
 MAX_TIMEOUT = 24 * 60 * 60.0
+MIN_TIMEOUT = 0.001
 
 
 class TooDeep(ValueError):
     """JSON text whose arrays and objects nest deeper than the limit."""
 
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# A string, or an unterminated one running to the end of the text: once a string has no
+# closing quote, no later quote can start one that has (each later quote is escaped in it),
+# so taking the rest of the text at once keeps the scan linear. Requiring the closing quote
+# made it quadratic: every escaped quote started a fresh scan to the end.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 _NOT_BRACKET = re.compile(r'[^\[\]{}]+')
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 

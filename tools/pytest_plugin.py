@@ -16,6 +16,12 @@ from __future__ import annotations
 
 import pytest
 
+def _seconds(text: str) -> float:
+    """A time limit, checked as ``doublecheck run --timeout`` checks it."""
+    from doublecheck.cli import seconds
+    return seconds(text)
+
+
 def pytest_addoption(parser):
     group = parser.getgroup("doublecheck", "doublecheck conformance cases (doublecheck docs pytest)")
     group.addoption("--doublecheck-adapter", metavar="MODULE:CLASS",
@@ -30,7 +36,7 @@ def pytest_addoption(parser):
                     help="skip perft cases expecting more than N nodes")
     group.addoption("--doublecheck-quick", action="store_true",
                     help="the same as doublecheck run --quick: skip the largest perft cases")
-    group.addoption("--doublecheck-timeout", metavar="SECONDS", type=float,
+    group.addoption("--doublecheck-timeout", metavar="SECONDS", type=_seconds,
                     help="base time limit per request, as doublecheck run --timeout (0: none)")
     parser.addini("doublecheck_adapter", "MODULE:CLASS of the adapter to check (as --doublecheck-adapter)")
 

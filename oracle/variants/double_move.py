@@ -20,7 +20,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from doublecheck.oracle import notation
-from doublecheck.oracle.chess import Chess
+from doublecheck.oracle.chess import About, Chess
 from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
 from doublecheck.oracle.explain import VARIANT, Refusal, TurnEnd
 from doublecheck.oracle.fen import validate_standard
@@ -292,3 +292,12 @@ class DoubleMove(Chess):
             out.append(f"{side_name(pos.turn)} is between the two halves of its Double Move: one "
                        f"more move finishes the turn.")
         return out
+
+    # What the tables doublecheck generate writes say of this variant (README, docs/perft.md).
+    about = About(summary="each side has one optional Double Move per game",
+                  move="an ordinary move, a first half or a second half",
+                  turn="one move, or both halves of the Double Move",
+                  note=("an ordinary move and the same move opening a Double Move are two different moves"
+                        " (**G7**, **G8**: `e2e4` and `e2e4,`); a first half counts only when a second "
+                        "half can follow it (**D2**); the abilities left are part of the position "
+                        "(**D6**)"))

@@ -15,7 +15,7 @@ where each acts here:
 """
 
 from doublecheck.oracle import notation
-from doublecheck.oracle.chess import Chess
+from doublecheck.oracle.chess import About, Chess
 from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
 from doublecheck.oracle.explain import Refusal, TurnEnd
 from doublecheck.oracle.fen import validate_standard
@@ -221,3 +221,11 @@ class DoubleMoveAnul(Chess):
             return [f"{side_name(pos.turn)} has played a quiet first move and owes the second "
                     f"(field 7: m)."]
         return ["At a turn boundary (field 7: -)."]
+
+    # What the tables doublecheck generate writes say of this variant (README, docs/perft.md).
+    about = About(summary="every turn is two moves; a capture or check on move one ends the turn",
+                  move="one of the up to two moves of a turn",
+                  turn=("two moves, or one when move one captures or gives check, or when no second move "
+                        "exists (**A1**)"),
+                  note=("perft 2 from the start is White's two opening moves (445), not a move by each "
+                        "side"))

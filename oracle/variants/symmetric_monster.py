@@ -20,7 +20,7 @@ import re
 from typing import NamedTuple
 
 from doublecheck.oracle import explain
-from doublecheck.oracle.chess import Chess, not_over, game_over
+from doublecheck.oracle.chess import About, Chess, game_over, not_over
 from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
 from doublecheck.oracle.explain import VARIANT, Refusal, TurnEnd, piece_name, side as side_name
 from doublecheck.oracle.fen import validate_castling, validate_ep
@@ -77,6 +77,14 @@ class SymmetricMonster(Chess):
     def may_move_doubles(self, pos) -> bool:
         """R5: only while the double-king is on the board or still in hand."""
         return colored("*K", pos.turn) in pos.board or colored("K", pos.turn) in pos.state.hand
+
+    LOST_KING = ((may_move_singles, "has lost its single king, so its single pieces may not move"),
+                 (may_move_doubles, "has lost its double-king, so its double-pieces may not move"))
+
+    def king_notes(self, pos):
+        """R4, R5: a side that lost one of its kings still plays with the other kind of piece."""
+        return [f"{side_name(color)} {words}." for color in (WHITE, BLACK)
+                for may_move, words in self.LOST_KING if not may_move(self, pos.replace(turn=color))]
 
     # ------------------------------------------------------------- moves
 
@@ -384,3 +392,12 @@ class SymmetricMonster(Chess):
         else:
             out.append("At a turn boundary (field 8: -).")
         return out
+
+    # What the tables doublecheck generate writes say of this variant (README, docs/perft.md).
+    about = About(summary=("extra squares, double-pieces that move twice, a double-king dropped from hand, "
+                           "no check"),
+                  move=("a single-piece move, or one action of a double turn (a double-piece move or the "
+                        "double-king drop)"),
+                  turn="one single-piece move, or two double actions (**S4**)",
+                  note=("a first double action counts only when a second can follow (**S4**), the second "
+                        "may not undo a quiet first (**S6**); a side without kings has no moves (**S7**)"))

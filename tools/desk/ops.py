@@ -31,6 +31,7 @@ from functools import lru_cache
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR, load_rules
 from doublecheck.lookups import figures, lookup, pgn
+from doublecheck.lookups.operations import OPERATIONS
 from doublecheck.lookups.svg import (
     TURN_COLOURS,
     Arrow,
@@ -48,10 +49,9 @@ from doublecheck.oracle.errors import (
 )
 from doublecheck.oracle.explain import side
 from doublecheck.oracle.notation import read_text
-from doublecheck.oracle.position import BLACK, WHITE
 
 MAX_MOVES = 3000          # moves in a line, or turns in a PGN record, per request
-ORACLE_OPS = tuple(op for op in api.OPS if op != "perft")
+ORACLE_OPS = tuple(name for name, op in OPERATIONS.items() if op.desk)
 DESK_OPS = ("position", "explain", "replay", "pgn")
 OPS = ORACLE_OPS + DESK_OPS
 REFUSED_COLOUR = "#c62828"
@@ -200,25 +200,15 @@ def turn_panel(rules, pos, line, at: int, over: bool) -> dict:
 def drawn_turn(rules, turn_start, tokens) -> list:
     """Numbered arrows for the moves of one turn played so far."""
     try:
-        return turn_arrows(rules, turn_start, ",".join(t.rstrip(",") for t in tokens))
+        return turn_arrows(rules, turn_start, "".join(tokens))
     except RulesError:
         return []
 
 
-KING_NOTES = (("may_move_singles", "has lost its single king, so its single pieces may not move"),
-              ("may_move_doubles", "has lost its double-king, so its double-pieces may not move"))
-
-
 def king_notes(rules, pos) -> list[str]:
-    """What a side may no longer move because a king of its is lost, as the rules say
-    (only variants whose rules answer these questions have such notes)."""
-    out = []
-    for color in (WHITE, BLACK):
-        for question, words in KING_NOTES:
-            ask = getattr(rules, question, None)
-            if ask is not None and not ask(pos.replace(turn=color)):
-                out.append(f"{side(color)} {words}.")
-    return out
+    """What a side may no longer move because a king of its is lost (the rules' own
+    ``king_notes`` hook; none in the variants where a lost king ends the game)."""
+    return rules.king_notes(pos)
 
 
 # ------------------------------------------------------------- explain

@@ -30,7 +30,7 @@ entries; the ``*_count`` fields give the full numbers.
 """
 
 from doublecheck.oracle import api, variants
-from doublecheck.oracle.errors import RulesError
+from doublecheck.oracle.errors import INVALID_FEN, RulesError
 
 FEN_FIELDS = ("placement", "side to move", "castling", "en passant",
               "halfmove clock", "fullmove number")
@@ -39,6 +39,9 @@ LIST_LIMIT = 40    # moves shown in one missing/extra line of the text report
 DIFF_ITEMS = 200   # moves kept in one missing/extra list of the structured difference
 SHORT_ITEMS = 5    # moves named in the one-line summary
 SHORT_LIMIT = 300  # characters of the one-line summary
+# The first line of a failure whose case the built-in oracle does not answer as expected either
+# (a case of a user's own tree; runner.oracle_doubt)
+CASE_DOUBT = "the oracle also disagrees with this case: the case may be wrong"
 
 
 def compare(variant: str, expect: dict, answer: dict, request: dict | None = None) -> list[str]:
@@ -115,12 +118,12 @@ def _fen(variant, want, got):
     try:
         want_norm = _normal_fen(variant, want)
     except RulesError as e:
-        return {"kind": "invalid-fen", "side": "expected", "fen": want,
+        return {"kind": INVALID_FEN, "side": "expected", "fen": want,
                 "code": e.code, "message": e.message}
     try:
         got_norm = _normal_fen(variant, got)
     except RulesError as e:
-        return {"kind": "invalid-fen", "side": "answer", "fen": got,
+        return {"kind": INVALID_FEN, "side": "answer", "fen": got,
                 "code": e.code, "message": e.message}
     if api.same_fen(variant, want, got):
         return None
@@ -210,7 +213,7 @@ def _field_lines(key, f, san) -> list[str]:
         if f["repeated"]:
             lines.append(f"{key}: produced more than once: {move_list(f['repeated'])}")
         return lines
-    if kind == "invalid-fen":
+    if kind == INVALID_FEN:
         if f["side"] == "expected":
             return [f"fen: the expected FEN is not valid ({f['code']}: {f['message']}): {f['fen']}"]
         return [f"fen: the answer is not a valid FEN ({f['code']}: {f['message']}): {f['fen']}"]

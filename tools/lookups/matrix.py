@@ -119,6 +119,7 @@ class Matrix:
     not_tested: dict                  # rule id -> {variant: reason}
     components: dict                  # component -> {variant: {side: cases}} (required cells only)
     colours: dict                     # variant -> {colour: cases tagged with it}
+    absent: dict = field(default_factory=dict)   # component -> {variant: why it has none}
     gaps: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     thin: list[dict] = field(default_factory=list)     # see thin_rules and thin_mutants
@@ -129,8 +130,8 @@ class Matrix:
                           for rid, cells in self.rules.items()],
                 "components": [{"component": comp, "sides": list(sides_of(comp)), "cases": cells}
                                for comp, cells in self.components.items()],
-                "colours": self.colours, "gaps": self.gaps, "problems": self.problems,
-                "thin": self.thin}
+                "absent": self.absent, "colours": self.colours, "gaps": self.gaps,
+                "problems": self.problems, "thin": self.thin}
 
 
 def variant_order(catalogue) -> list[str]:
@@ -168,10 +169,15 @@ def build(catalogue: dict, cases, variants=None, kills=None) -> Matrix:
         for comp in rule.get("components", []):
             if comp not in known or family(comp) == COLOUR:
                 m.problems.append(f"rule {rid}: component {comp!r} is not one a case can cover "
-                                  f"(see the 'component' list in schemas/case-file.schema.json)")
+                                  f"(see the 'component' list in: doublecheck docs --schema case-file)")
                 continue
+            whole = ":".join(comp.split(":")[:2])   # a component a variant lacks has no parts either
+            gone = {v: why.get(comp) or why[whole]
+                    for v, why in rule.get("components_absent", {}).items() if comp in why or whole in why}
             for v in applies:
-                if v not in reasons and v not in required.setdefault(comp, []):
+                if v in gone:
+                    m.absent.setdefault(comp, {})[v] = gone[v]
+                elif v not in reasons and v not in required.setdefault(comp, []):
                     required[comp].append(v)
     for comp in sorted(required, key=known.index):
         m.components[comp] = {v: dict.fromkeys(sides_of(comp), 0) for v in columns if v in required[comp]}
@@ -314,6 +320,9 @@ def as_text(m: Matrix) -> str:
     for comp, cells in m.components.items():
         row = []
         for v in m.variants:
+            if v in m.absent.get(comp, {}):
+                row.append("-")
+                continue
             if v not in cells:
                 row.append(".")
                 continue
@@ -328,6 +337,8 @@ def as_text(m: Matrix) -> str:
     lines.append("cells: a number of cases; '.' does not apply; '-' not tested, the catalogue says why "
                  "(doublecheck rules ID); '!' a gap; '~' thin (fewer than two curated cases, or one "
                  "colour only)")
+    lines += [f"absent: {v} has no {comp}: {why}"
+              for comp, by in m.absent.items() for v, why in by.items()]
     applicable = sum(len(c) for c in m.rules.values())
     justified = sum(len(r) for r in m.not_tested.values())
     comp_cells = sum(len(c) for c in m.components.values())

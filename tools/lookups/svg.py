@@ -23,6 +23,7 @@ from doublecheck.oracle import api, variants
 from doublecheck.lookups.figures import piece_figure
 from doublecheck.oracle.errors import RulesError
 from doublecheck.oracle.explain import piece_name
+from doublecheck.oracle.notation import turn_moves
 from doublecheck.oracle.position import WHITE
 
 SQUARE = 48
@@ -48,9 +49,9 @@ def raw_arrows(rules, token: str, colour: str, numbered: bool = False, dashed: b
     """Arrows for move text in coordinates (``e2e4``, ``K@e0``, a turn ``g3g8,g8h7``)
     without asking whether it is legal; squares the board lacks are left out."""
     out = []
-    parts = [p for p in token.split(",") if p]
+    parts, _ = turn_moves(token, strict=False)
     for i, part in enumerate(parts, 1):
-        m = RAW_MOVE.fullmatch(part.strip())
+        m = RAW_MOVE.fullmatch(part)
         if not m:
             continue
         frm, to = (m[1], m[2]) if m[1] else (None, m[4])
@@ -68,9 +69,7 @@ def turn_arrows(rules, pos, text: str, colours=TURN_COLOURS):
     is still drawn when it is written in coordinates.  Raises RulesError when
     it can be read neither way.
     """
-    parts = [p.strip() for p in text.split(",")]
-    if parts and parts[-1] == "":
-        parts = parts[:-1]
+    parts, _ = turn_moves(text)
     arrows = []
     try:
         p = pos
@@ -222,10 +221,10 @@ def _cid(colour: str) -> str:
     return re.sub(r"[^0-9a-zA-Z]", "", colour)
 
 
-def svg_for(variant: str, fen=None, moves=None, turn: str | None = None,
+def svg_for(variant, fen=None, moves=None, turn: str | None = None,
             title: str | None = None) -> str:
     """The position after ``moves`` from ``fen`` (default: the start), with ``turn`` as arrows."""
-    rules = variants.get(variant)
+    rules = variants.rules_of(variant)
     pos = api.replay(rules, fen, moves).final
     arrows = turn_arrows(rules, pos, turn) if turn else []
     return position_svg(rules, pos, arrows, title=title)

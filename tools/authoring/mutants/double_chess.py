@@ -3,8 +3,9 @@
 from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (MoverRightsOnlyIdentityMixin, CapturedRookMixin, GameEndCastlingUncheckedMixin,
-                                                  GameEndWithoutEnPassantMixin, RookRightMixin,
+from doublecheck.authoring.mutants.common import (CapturedRookMixin, GameEndCastlingUncheckedMixin,
+                                                  GameEndWithoutEnPassantMixin, KingPathEndsOnlyMixin,
+                                                  MoverRightsOnlyIdentityMixin, RookRightMixin,
                                                   TargetNotWrittenMixin)
 from doublecheck.oracle.geometry import Geometry
 from doublecheck.oracle.position import BLACK, WHITE
@@ -33,11 +34,8 @@ class OuterCastlingPastInnerRook(DoubleChess):
 @mutant("castling-skips-crossed-squares", "DC-castling-conditions",
         "castling checks attacks on the king's start and end squares only, not the squares it crosses",
         {"op": "moves", "fen": "8kr6/16/16/16/16/16/16/8K2R4 w L - 0 1"})
-class CastlingSkipsCrossedSquares(DoubleChess):
+class CastlingSkipsCrossedSquares(KingPathEndsOnlyMixin, DoubleChess):
     """the crossed squares are forgotten, and outer castlings cross three"""
-
-    def king_path(self, rule):
-        return [rule.king_from, rule.king_to]
 
 
 @mutant("castling-path-two-squares", "DC-outside-destinations",

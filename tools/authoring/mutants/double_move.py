@@ -3,8 +3,9 @@
 from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (MoverRightsOnlyIdentityMixin, CountsBetweenMixin, EnPassantBlindIdentityMixin,
-                                                  GameEndWithoutEnPassantMixin, KingReturnKeepsRightsMixin,
+from doublecheck.authoring.mutants.common import (AnyFirstPartCompletesMixin, CountsBetweenMixin,
+                                                  EnPassantBlindIdentityMixin, GameEndWithoutEnPassantMixin,
+                                                  KingReturnKeepsRightsMixin, MoverRightsOnlyIdentityMixin,
                                                   TargetNotWrittenMixin)
 from doublecheck.oracle.chess import game_over
 from doublecheck.oracle.position import BLACK, WHITE, other
@@ -137,11 +138,8 @@ class MWithAbilityAccepted(DoubleMove):
 @mutant("uncompletable-first-half", "D2",
         "a Double Move may be opened by a first half after which no second half exists",
         {"op": "moves", "fen": "7k/7p/8/7P/8/1q6/8/K7 w - - 0 1 WB"})
-class UncompletableFirstHalf(DoubleMove):
+class UncompletableFirstHalf(AnyFirstPartCompletesMixin, DoubleMove):
     """D2 overlooked"""
-
-    def completable(self, pos, move):
-        return True
 
 
 @mutant("ability-never-spent", "DM-ability",

@@ -3,12 +3,13 @@
 from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (MoverRightsOnlyIdentityMixin, CountsBetweenMixin, GameEndWithoutEnPassantMixin,
-                                                  GenericTurns, KingReturnKeepsRightsMixin,
+from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin,
+                                                  GameEndWithoutEnPassantMixin, GenericTurns,
+                                                  KingReturnKeepsRightsMixin, MoverRightsOnlyIdentityMixin,
                                                   NoCastlingInATurnBegunInCheckMixin,
                                                   RightsBlindIdentityMixin, TargetNotWrittenMixin,
-                                                  checks_as_plain_step, checks_by_moved_piece,
-                                                  gives_check, is_double_step)
+                                                  checks_as_plain_step, checks_by_moved_piece, gives_check,
+                                                  is_double_step)
 from doublecheck.oracle.chess import game_over
 from doublecheck.oracle.position import BLACK, WHITE
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, with_state
@@ -239,11 +240,8 @@ class CheckAnswerEndsTurn(DoubleMoveAnul):
         {"op": "status", "fen": "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 -",
          "moves": ["a1a2", "a2a3", "e8d8", "d8e8", "a3a1", "a1a2", "e8d8", "d8e8",
                    "a2a1", "a1a2", "e8d8", "d8e8"]})
-class PositionsBetweenMovesCounted(CountsBetweenMixin, DoubleMoveAnul):
+class PositionsBetweenMovesCounted(CountsBetweenFieldSevenMixin, DoubleMoveAnul):
     """every position after every move goes into the history (same technique as in double-move)"""
-
-    def as_boundary(self, pos):
-        return with_state(pos, BOUNDARY)
 
 
 # --- the state matrix (issue 18) ---------------------------------------------------

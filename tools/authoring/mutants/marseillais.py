@@ -7,13 +7,16 @@ first turn (fullmove 2), where the two forms agree.
 """
 
 from dataclasses import replace
+from functools import partial
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (MoverRightsOnlyIdentityMixin, CountsBetweenMixin, GameEndWithoutEnPassantMixin,
-                                                  GenericTurns, KingReturnKeepsRightsMixin,
+from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin,
+                                                  GameEndWithoutEnPassantMixin, GenericTurns,
+                                                  KingReturnKeepsRightsMixin, MoverRightsOnlyIdentityMixin,
                                                   NoCastlingInATurnBegunInCheckMixin,
-                                                  RightsBlindIdentityMixin, SideBlindIdentityMixin,
-                                                  checks_as_plain_step, checks_by_moved_piece)
+                                                  RawEnPassantIdentityMixin, RightsBlindIdentityMixin,
+                                                  SideBlindIdentityMixin, checks_as_plain_step,
+                                                  checks_by_moved_piece)
 from doublecheck.oracle.chess import game_over
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 from doublecheck.oracle.position import WHITE, other
@@ -26,28 +29,10 @@ ALEKHINE = "4k3/8/8/8/1pPpP3/8/8/4K3 b - c3,e3 0 2"
 STUCK = "7k/7p/8/7P/8/1q6/8/K7 w - - 0 2"
 
 
-def of_form(mixin, base, suffix):
-    """The mutant class of one form: the mixin on the form's rules, with the mixin's
-    docstring (why someone writes the mistake, docs/mutants.md) as its own."""
-    return type(mixin.__name__ + suffix, (mixin, base), {"__doc__": mixin.__doc__})
-
-
-def both(slug, rule, description, witness):
-    """Register a mixin as a mutant of each form (``<form>/<slug>``)."""
-    def register(mixin):
-        for base in (Marseillais, MarseillaisClassic):
-            mutant(slug, rule, description, witness)(of_form(mixin, base, base.__name__))
-        return mixin
-    return register
-
-
-def balanced(slug, rule, description, witness):
-    return lambda mixin: mutant(slug, rule, description, witness)(of_form(mixin, Marseillais, "Balanced"))
-
-
-def classic(slug, rule, description, witness):
-    return lambda mixin: mutant(slug, rule, description, witness)(
-        of_form(mixin, MarseillaisClassic, "Classic"))
+# The mixins below are registered with ``mutant(..., on=...)`` on one form or both.
+both = partial(mutant, on=(Marseillais, MarseillaisClassic))
+balanced = partial(mutant, on=(Marseillais,))
+classic = partial(mutant, on=(MarseillaisClassic,))
 
 
 # ------------------------------------------------------------------ the turn
@@ -303,11 +288,8 @@ class PendingSquareNotWritten:
       "repetition compares every live target, also those no legal move can take",
       {"op": "status", "fen": "4k3/8/8/8/8/8/4P3/4K1N1 w - - 0 2",
        "moves": ["e2e4,g1f3", "e8d8,d8e8", "f3g1,g1f3", "e8d8,d8e8", "f3g1,g1f3"]})
-class IdentityWithDeadTargets:
+class IdentityWithDeadTargets(RawEnPassantIdentityMixin):
     """repetition keyed on the stored targets, not on the captures they allow"""
-
-    def identity(self, pos):
-        return (pos.board, pos.turn, pos.castling, pos.ep, pos.state)
 
 
 @both("positions-between-moves-counted", "G3",
@@ -315,11 +297,8 @@ class IdentityWithDeadTargets:
       {"op": "status", "fen": "4k3/8/8/8/8/8/8/R3K3 w - - 0 2",
        "moves": ["a1a2", "a2a3", "e8d8", "d8e8", "a3a1", "a1a2", "e8d8", "d8e8",
                  "a2a1", "a1a2", "e8d8", "d8e8"]})
-class PositionsBetweenMovesCounted(CountsBetweenMixin):
+class PositionsBetweenMovesCounted(CountsBetweenFieldSevenMixin):
     """every position after every move goes into the history, as in chess"""
-
-    def as_boundary(self, pos):
-        return with_state(pos, BOUNDARY)
 
 
 @both("clock-counts-turns", "G2",

@@ -2,7 +2,8 @@
 
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (MoverRightsOnlyIdentityMixin, is_double_step)
+from doublecheck.authoring.mutants.common import (AnyFirstPartCompletesMixin, MoverRightsOnlyIdentityMixin,
+                                                  is_double_step)
 from doublecheck.oracle.chess import PROMOTION_LETTERS, Chess, game_over
 from doublecheck.oracle.position import BLACK, WHITE, Move, color_of, colored, other
 from doublecheck.oracle.variants.symmetric_monster import SymmetricMonster, is_double
@@ -160,11 +161,8 @@ class DoublePawnPromotesToSingle(SymmetricMonster):
 @mutant("lone-double-action", "SM-R9",
         "a first double-piece action is allowed even when no second action can follow it",
         {"op": "moves", "fen": "4/4k3/8/4*P3/8/8/8/8/1NBQK3/*K*P2 w - - 0 1 k -"})
-class LoneDoubleAction(SymmetricMonster):
+class LoneDoubleAction(AnyFirstPartCompletesMixin, SymmetricMonster):
     """rule 9 checked only by the turn structure, not by move generation"""
-
-    def completable(self, pos, move):
-        return True
 
 
 @mutant("check-enforced", "SM-R1",
