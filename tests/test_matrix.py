@@ -367,6 +367,16 @@ def test_the_kill_record_counts_curated_cases_only(tree):
     assert record.killers(m, generated) == []
     rec = record.kill_record(cases, ["double-move-anul"], path=tree.root / "none.json")
     assert record.counts_of(rec)[m.name] == 1
+    # a stored record is reused only while its fingerprint holds; a damaged one is rebuilt
+    kept = tree.root / "kills.json"
+    kept.write_text(record.record_text(rec))
+    assert record.kill_record(cases, ["double-move-anul"], path=kept) == rec
+    entry = rec["variants"]["double-move-anul"]
+    for damage in ({"fingerprint": "0"}, {"killers": [m.name]}, {"killers": {m.name: 3}}):
+        kept.write_text(json.dumps({"variants": {"double-move-anul": {**entry, **damage}}}))
+        assert record.kill_record(cases, ["double-move-anul"], path=kept) == rec
+    kept.write_text("[1, 2")
+    assert record.kill_record(cases, ["double-move-anul"], path=kept) == rec
 
 
 # ------------------------------------------------------------ the command line

@@ -89,16 +89,20 @@ def kill_record(cases, variants=None, path: Path = RECORD) -> dict:
             continue
         digest = fingerprint(cases, v, source)
         entry = old.get(v)
-        if not (isinstance(entry, dict) and entry.get("fingerprint") == digest
-                and set(entry.get("killers", {})) == _mutant_names(v)):
+        if not _fresh(entry, digest, v):
             entry = {"fingerprint": digest,
                      "killers": {m.name: killers(m, cases) for m in CATALOGUE.values() if m.variant == v}}
         out[v] = entry
     return {"variants": out}
 
 
-def _mutant_names(variant: str) -> set[str]:
-    return {m.name for m in CATALOGUE.values() if m.variant == variant}
+def _fresh(entry, digest: str, variant: str) -> bool:
+    """Is a stored entry well formed, of the same fingerprint, and about the same mutants?"""
+    if not isinstance(entry, dict) or entry.get("fingerprint") != digest:
+        return False
+    found = entry.get("killers")
+    return (isinstance(found, dict) and all(isinstance(ids, list) for ids in found.values())
+            and set(found) == {m.name for m in CATALOGUE.values() if m.variant == variant})
 
 
 def counts_of(record: dict) -> dict[str, int]:
