@@ -48,15 +48,14 @@ import sys
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
-
-from jsonschema import Draft202012Validator
 
 from doublecheck.limits import MAX_DATA_FILE_BYTES, TooDeep, loads
 from doublecheck.oracle import api, notation, variants
 from doublecheck.oracle.errors import RulesError, clip, quote
 from doublecheck.oracle.limits import check_perft_depth
+from doublecheck.packaged import CASES_DIR, SCHEMAS_DIR
+from doublecheck.validcache import Record, file_key
 
 CASES_NOT_FOUND = "cases-not-found"        # the case tree is missing or holds nothing usable
 SCHEMA_UNUSABLE = "schema-unusable"        # a schema file is missing, unreadable or not a schema
@@ -71,14 +70,9 @@ class DataError(Exception):
         self.message = message
 
 
-def _package_folder(package: str) -> Path:
-    """The folder of a data package of doublecheck (installs are never zipped)."""
-    return Path(str(resources.files(package)))
-
-
-CASES_DIR = _package_folder("doublecheck.cases")
-SCHEMAS_DIR = _package_folder("doublecheck.schemas")
 RULES_GROUP_DIR = "rules"
+CASE_FILE_SCHEMA = "case-file.schema.json"
+RULES_SCHEMA = "rules.schema.json"
 
 
 def check_cases_dir(cases_dir, need_cases: bool = True) -> Path:
@@ -99,6 +93,8 @@ def check_cases_dir(cases_dir, need_cases: bool = True) -> Path:
 @lru_cache(maxsize=None)
 def schema(name: str) -> dict:
     """The JSON Schema ``name`` from the package; DataError(schema-unusable) naming the file if not."""
+    from jsonschema import Draft202012Validator   # on demand: most commands never validate
+
     path = SCHEMAS_DIR / name
     try:
         data = loads(path.read_text(encoding="utf-8"))
@@ -151,15 +147,15 @@ def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict
     problems: list[str] = []
     rules: dict[str, dict] = {}
     defined_in: dict[str, Path] = {}
-    validator = _validator("rules.schema.json", problems)
+    record = Record(SCHEMAS_DIR)
     files = _regular_files((cases_dir / RULES_GROUP_DIR).glob("*.json"), cases_dir, warn)
     if not files:
         problems.append(f"{_show(cases_dir / RULES_GROUP_DIR, cases_dir)}: no rule catalogue files")
     shared, untested = [], []
     for path in files:
         where = _show(path, cases_dir)
-        ok, data = _read_json(path, where, problems)
-        if not ok or not _valid(validator, data, where, problems):
+        data = _checked_file(path, cases_dir, RULES_SCHEMA, record, problems)
+        if data is None:
             continue
         for rule in data["rules"]:
             rid = rule["id"]
@@ -188,20 +184,26 @@ def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict
             else:
                 rules[rid] = {**rules[rid], "not_tested": {**rules[rid].get("not_tested", {}),
                                                            variant: reason}}
+    record.save()
     return rules, problems
 
 
-def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False
+def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False, wanted=None
                ) -> tuple[list[Case], list[str]]:
     """All cases below ``cases_dir`` and every problem found (catalogue included).
 
     ``warn`` is called with a message for each entry skipped because it is not a regular file.
     The cases of deep-tier files (``"tier": "deep"``) are returned only with ``deep``;
     their files are read and checked either way.
+
+    ``wanted(variant, raw case)``, when given, says which cases the caller will use:
+    a file none of whose cases is wanted is neither checked nor returned (a run of
+    one case file checks that file and the catalogue only).  A file already checked
+    with the same bytes and code is not checked again (``doublecheck.validcache``).
     """
     cases_dir = Path(cases_dir)
     rules, problems = load_rules(cases_dir, warn)
-    validator = _validator("case-file.schema.json", problems)
+    record = Record(SCHEMAS_DIR)
     cases: list[Case] = []
     first_seen: dict[str, Path] = {}
     for path in _regular_files(cases_dir.glob("*.json"), cases_dir, warn):
@@ -209,41 +211,112 @@ def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False
     for path in _regular_files(cases_dir.glob("*/*.json"), cases_dir, warn):
         if path.parent.name == RULES_GROUP_DIR:
             continue
-        where = _show(path, cases_dir)
-        ok, data = _read_json(path, where, problems)
-        if not ok or not _valid(validator, data, where, problems):
+        refused: set = set()
+        data = _checked_file(path, cases_dir, CASE_FILE_SCHEMA, record, problems, wanted, refused)
+        if data is None:
             continue
-        variant, topic = data["variant"], data["topic"]
-        if variant != path.parent.name:
-            problems.append(f"{where}: variant '{variant}' does not match the directory "
-                            f"'{path.parent.name}'")
-        if topic != path.stem:
-            problems.append(f"{where}: topic '{topic}' does not match the file name '{path.stem}'")
-        for raw in data["cases"]:
-            cid = raw["id"]
-            here = f"{where}: case {cid}"
-            if not cid.startswith(f"{variant}/{topic}/"):
-                problems.append(f"{here}: id should start with '{variant}/{topic}/'")
-            if cid in first_seen:
-                problems.append(f"{here}: duplicate id, first used in "
-                                f"{_show(first_seen[cid], cases_dir)}")
-                continue
-            first_seen[cid] = path
-            for rid in raw["rules"]:
-                if rid not in rules:
-                    problems.append(f"{here}: unknown rule id '{rid}'")
-            wrong = request_problems(variant, raw["request"], raw["expect"])
-            problems += [f"{here}: {w}" for w in wrong]
-            tier = data.get("tier", "default")
-            if wrong or (tier == "deep" and not deep):
-                continue
-            cases.append(Case(
-                id=cid, variant=variant, topic=topic, rules=list(raw["rules"]),
-                description=raw["description"], source=raw["source"],
-                request={**raw["request"], "variant": variant}, expect=raw["expect"],
-                path=path, generated=data["generated"], covers=list(raw.get("covers", [])),
-                tier=tier))
+        for case in _file_cases(path, data, _show(path, cases_dir), rules, first_seen, problems, cases_dir):
+            if case.id not in refused and (case.tier != "deep" or deep):
+                cases.append(case)
+    record.save()
     return cases, problems
+
+
+def _checked_file(path: Path, cases_dir: Path, schema_name: str, record: Record, problems: list[str],
+                  wanted=None, refused: set | None = None):
+    """The data of a case or catalogue file that passes its JSON and schema checks, or None.
+
+    The checks that read one file only (JSON, schema, path, requests) are skipped for a
+    file the record knows, and a file that passes them all is recorded.  Their problems
+    are added to ``problems``; the ids of cases whose request the oracle would refuse
+    are added to ``refused``.  With ``wanted``, a case file none of whose cases is
+    wanted gives None, unchecked."""
+    where = _show(path, cases_dir)
+    try:
+        text = read_data_text(path)
+    except UnreadableFile as e:
+        problems.append(f"{where}: {e}")
+        return None
+    key = file_key(path.relative_to(cases_dir).as_posix(), text.encode("utf-8"))
+    if record.known(key):
+        data = json.loads(text)   # the same bytes passed every check before
+        return data if _is_wanted(data, wanted) else None
+    ok, data = _parse_json(text, where, problems)
+    if not ok or not _is_wanted(data, wanted):
+        return None
+    if not _valid(_validator(schema_name, problems), data, where, problems):
+        return None
+    mine = _case_file_problems(path, data, where, refused if refused is not None else set()) \
+        if schema_name == CASE_FILE_SCHEMA else []
+    problems += mine
+    if not mine:
+        record.add(key)
+    return data
+
+
+def _is_wanted(data, wanted) -> bool:
+    """Whether a case file holds a case the caller wants (a malformed one is checked, to report it)."""
+    if wanted is None or not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        return True
+    variant = data.get("variant")
+    return any(not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or wanted(variant, raw)
+               for raw in data["cases"])
+
+
+def _case_file_problems(path: Path, data: dict, where: str, refused: set) -> list[str]:
+    """What a schema-valid case file can still get wrong by itself: its place in the tree,
+    its case ids' prefix, and requests the oracle would refuse (``request_problems``;
+    those cases' ids go into ``refused``)."""
+    variant, topic = data["variant"], data["topic"]
+    out = []
+    if variant != path.parent.name:
+        out.append(f"{where}: variant '{variant}' does not match the directory '{path.parent.name}'")
+    if topic != path.stem:
+        out.append(f"{where}: topic '{topic}' does not match the file name '{path.stem}'")
+    for raw in data["cases"]:
+        here = f"{where}: case {raw['id']}"
+        if not raw["id"].startswith(f"{variant}/{topic}/"):
+            out.append(f"{here}: id should start with '{variant}/{topic}/'")
+        wrong = request_problems(variant, raw["request"], raw["expect"])
+        if wrong:
+            refused.add(raw["id"])
+        out += [f"{here}: {w}" for w in wrong]
+    return out
+
+
+def _file_cases(path, data, where, rules, first_seen, problems, cases_dir):
+    """The cases of one checked file; duplicate ids (across files) and unknown rule ids
+    are problems, checked on every load since they depend on other files."""
+    variant, topic = data["variant"], data["topic"]
+    for raw in data["cases"]:
+        cid = raw["id"]
+        here = f"{where}: case {cid}"
+        if cid in first_seen:
+            problems.append(f"{here}: duplicate id, first used in {_show(first_seen[cid], cases_dir)}")
+            continue
+        first_seen[cid] = path
+        for rid in raw["rules"]:
+            if rid not in rules:
+                problems.append(f"{here}: unknown rule id '{rid}'")
+        yield Case(id=cid, variant=variant, topic=topic, rules=list(raw["rules"]),
+                   description=raw["description"], source=raw["source"],
+                   request={**raw["request"], "variant": variant}, expect=raw["expect"],
+                   path=path, generated=data["generated"], covers=list(raw.get("covers", [])),
+                   tier=data.get("tier", "default"))
+
+
+def case_ids(cases_dir=CASES_DIR) -> set[str]:
+    """The ids of every case below ``cases_dir``, read without checking anything (cheap:
+    for telling an id no file has from one a partial load left out)."""
+    ids = set()
+    for path in Path(cases_dir).glob("*/*.json"):
+        try:
+            data = json.loads(read_data_text(path))
+        except (UnreadableFile, ValueError):
+            continue
+        raws = data.get("cases") if isinstance(data, dict) else None
+        ids.update(r["id"] for r in raws or () if isinstance(r, dict) and isinstance(r.get("id"), str))
+    return ids
 
 
 def request_problems(variant: str, request: dict, expect: dict) -> list[str]:
@@ -374,13 +447,8 @@ def read_data_text(path: Path) -> str:
                              f"(byte offset {e.start}) cannot be decoded") from None
 
 
-def _read_json(path: Path, where: str, problems: list[str]) -> tuple[bool, object]:
-    """(True, data) for a readable JSON file; (False, None) after recording the problem."""
-    try:
-        text = read_data_text(path)
-    except UnreadableFile as e:
-        problems.append(f"{where}: {e}")
-        return False, None
+def _parse_json(text: str, where: str, problems: list[str]) -> tuple[bool, object]:
+    """(True, data) for JSON text; (False, None) after recording the problem."""
     try:
         return True, loads(text, object_pairs_hook=_no_duplicate_keys)
     except TooDeep as e:
@@ -395,6 +463,8 @@ def _read_json(path: Path, where: str, problems: list[str]) -> tuple[bool, objec
 @lru_cache(maxsize=None)
 def _schema_validator(name: str):
     """(validator, None), or (None, reason) when the schema file is unusable."""
+    from jsonschema import Draft202012Validator
+
     try:
         return Draft202012Validator(schema(name)), None
     except DataError as e:  # a broken schema must not hide the case problems

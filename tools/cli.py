@@ -20,9 +20,9 @@ import re
 import shlex
 import sys
 
-from doublecheck import __version__
-from doublecheck.casefiles import CASES_DIR
-from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, TIMEOUT
+from doublecheck.defaults import (DESK_MAX_BODY, DESK_PORT, HASH_MB, MUTANTS_MAX_NODES, QUICK_MAX_NODES,
+                                  SERVE_BUDGET, SLOW_RATE, TIMEOUT)
+from doublecheck.packaged import CASES_DIR
 from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
 from doublecheck.oracle.errors import quote
 
@@ -309,15 +309,13 @@ def add_position_options(p, moves_help="space-separated moves played first (coor
 
 
 def add_perft_options(p):
-    from doublecheck.perft.cache import DEFAULT_HASH_MB
-
     p.add_argument("--depth", type=count, required=True,
                    help="number of moves (or turns), up to the variant's limit "
                         "(docs/protocol.md, Limits)")
     p.add_argument("--divide", action="store_true", help="also count below each first move")
     p.add_argument("--turns", action="store_true", help="count complete turns, not moves")
     table = p.add_mutually_exclusive_group()
-    table.add_argument("--hash", type=megabytes, default=DEFAULT_HASH_MB, metavar="MB",
+    table.add_argument("--hash", type=megabytes, default=HASH_MB, metavar="MB",
                        help="transposition table size per counting process "
                             "(default: %(default)s; docs/perft.md)")
     table.add_argument("--no-hash", action="store_true",
@@ -467,9 +465,8 @@ examples:
   doublecheck serve --adapter my_adapter:Adapter
   doublecheck serve --budget 60                 stop any request after a minute
 """)
-    from doublecheck.harness.serve import DEFAULT_BUDGET
     p.add_argument("--adapter", metavar="MODULE:CLASS", help="serve this adapter instead of the oracle")
-    p.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
+    p.add_argument("--budget", type=seconds, default=SERVE_BUDGET, metavar="SECONDS",
                    help="time one request may run before it is stopped and answered "
                         "budget-exceeded (default: %(default)g, two hours; 0: no limit)")
     p.set_defaults(handler=lambda args: _serve(args))
@@ -480,9 +477,16 @@ def _serve(args) -> int:
     return serve_command(args.adapter, args.budget)
 
 
-def add_lookups(sub, fmt):
-    from doublecheck.lookups.commands import lookup_command
+def on_demand(module: str, name: str):
+    """A handler that imports its module only when its command runs (building the
+    parser then imports none of them)."""
+    def handler(args):
+        import importlib
+        return getattr(importlib.import_module(module), name)(args)
+    return handler
 
+
+def add_lookups(sub, fmt):
     for op, (summary, description) in LOOKUPS.items():
         description, _, examples = description.partition("examples:")
         p = sub.add_parser(op, help=summary, description=description.strip(),
@@ -497,18 +501,14 @@ def add_lookups(sub, fmt):
             p.add_argument("--pgn", metavar="FILE",
                            help="also write the line as PGN to FILE ('-': print only the PGN)")
         add_json_option(p)
-        p.set_defaults(handler=lookup_command)
+        p.set_defaults(handler=on_demand("doublecheck.lookups.commands", "lookup_command"))
 
 
 def add_people_lookups(sub, fmt):
     """show, explain, replay, svg: the lookups written for people."""
-    from doublecheck.lookups import commands
-
-    for name, (summary, description, epilog), handler in (
-            ("show", SHOW_HELP, commands.show_command),
-            ("explain", EXPLAIN_HELP, commands.explain_command),
-            ("replay", REPLAY_HELP, commands.replay_command),
-            ("svg", SVG_HELP, commands.svg_command)):
+    for name, (summary, description, epilog) in (
+            ("show", SHOW_HELP), ("explain", EXPLAIN_HELP), ("replay", REPLAY_HELP), ("svg", SVG_HELP)):
+        handler = on_demand("doublecheck.lookups.commands", f"{name}_command")
         p = sub.add_parser(name, help=summary, description=description, epilog=epilog,
                            formatter_class=fmt)
         if name == "replay":
@@ -556,6 +556,8 @@ examples:
                         "prints each count's time on stderr")
     p.add_argument("--jobs", type=positive, default=1, metavar="N",
                    help="with --deep: count each perft over N local processes (default 1)")
+    p.add_argument("--hash", type=megabytes, default=None, metavar="MB",
+                   help="with --deep: the transposition table of each counting process, in MB")
     add_cases_dir_option(p)
     add_quiet_option(p)
     p.set_defaults(handler=lambda args: _generate(args))
@@ -564,12 +566,10 @@ examples:
 def _generate(args) -> int:
     from doublecheck.authoring.generate import generate_command
     return generate_command(args.cases_dir, args.variant, args.check, quiet=args.quiet,
-                            deep=args.deep, jobs=args.jobs)
+                            deep=args.deep, jobs=args.jobs, hash_mb=args.hash)
 
 
 def add_rules(sub, fmt):
-    from doublecheck.lookups.commands import rules_command
-
     p = sub.add_parser("rules", help="list the rule catalogue, or show one rule",
                        formatter_class=fmt, description="""\
 Without an id, lists every rule and ruling id with its title. With an id, shows
@@ -596,7 +596,7 @@ examples:
                    help="with --matrix: only this variant's column (may be repeated)")
     add_json_option(p)
     add_cases_dir_option(p)
-    p.set_defaults(handler=rules_command)
+    p.set_defaults(handler=on_demand("doublecheck.lookups.commands", "rules_command"))
 
 
 def add_mutants(sub, fmt):
@@ -612,11 +612,10 @@ examples:
   doublecheck mutants --mutant double-move-anul/capture-no-brake
   doublecheck mutants --list
 """)
-    from doublecheck.authoring.mutants.kill import DEFAULT_MAX_NODES
     p.add_argument("--variant", metavar="V", help="only the mutants of this variant")
     p.add_argument("--mutant", metavar="NAME", help="only this mutant (as listed by --list)")
-    p.add_argument("--max-nodes", metavar="N", type=count, default=DEFAULT_MAX_NODES,
-                   help=f"skip perft cases expecting more than N nodes (default {DEFAULT_MAX_NODES}; "
+    p.add_argument("--max-nodes", metavar="N", type=count, default=MUTANTS_MAX_NODES,
+                   help=f"skip perft cases expecting more than N nodes (default {MUTANTS_MAX_NODES}; "
                         "0: no limit)")
     p.add_argument("--list", action="store_true", help="list the catalogue and exit")
     add_json_option(p, "print the results as JSON")
@@ -638,8 +637,6 @@ def port_number(text: str) -> int:
 
 
 def add_desk(sub, fmt):
-    from doublecheck.desk.server import DEFAULT_PORT, MAX_BODY
-
     p = sub.add_parser("desk", help="the rules desk: a local web page for asking the oracle",
                        formatter_class=fmt, description=f"""\
 Serves the rules desk, a web page on this machine where players and arbiters
@@ -651,7 +648,7 @@ copy the FEN or the PGN, paste a game record and step through it.
 Prints the address and serves until Ctrl-C. It listens on 127.0.0.1 only
 unless --host says otherwise (then it warns: the desk has no login). Nothing
 is stored: every request carries the variant, the FEN and the moves. A
-request body may hold at most {MAX_BODY // 1024} KiB. See docs/desk.md.""",
+request body may hold at most {DESK_MAX_BODY // 1024} KiB. See docs/desk.md.""",
                        epilog="""\
 examples:
   doublecheck desk                       then open http://127.0.0.1:8765/
@@ -659,7 +656,7 @@ examples:
   doublecheck desk --open                also open the page in the browser
   doublecheck desk --host 0.0.0.0        every interface: other machines can use it
 """)
-    p.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+    p.add_argument("--port", type=port_number, default=DESK_PORT,
                    help="TCP port (default: %(default)s; 0: any free port)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default: %(default)s, this machine only)")
@@ -678,12 +675,25 @@ SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate
                add_mutants, add_desk]
 
 
+class VersionAction(argparse.Action):
+    """--version: the version is looked up only when asked for (see ``doublecheck.__getattr__``)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from doublecheck import __version__
+        print(f"doublecheck {__version__}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     parser = Parser(
         prog="doublecheck", formatter_class=fmt, epilog=MAIN_EPILOG,
         description="Rules-conformance suite and reference oracle for double-move chess variants.")
-    parser.add_argument("--version", action="version", version=f"doublecheck {__version__}")
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 parser_class=Parser)
     for add in SUBCOMMANDS:
@@ -701,24 +711,32 @@ def wants_json(argv) -> bool:
     return any(w == "--json" or (len(w) >= 4 and "--json".startswith(w)) for w in words)
 
 
+# The errors main reports by their code: (module, class, code or None for the error's own).
+CODED_ERRORS = (("doublecheck.oracle.errors", "RulesError", None), ("doublecheck.lookups.pgn", "PgnError", None),
+                ("doublecheck.casefiles", "DataError", None), ("doublecheck.perft.parallel", "PerftError", None),
+                ("doublecheck.harness.process", "HelloError", "unusable-engine"))
+
+
+def known_error(e: Exception) -> tuple[str, str]:
+    """(code, message) for an error raised by a command.  Only a module already imported
+    can have raised its errors, so none is imported here just to compare."""
+    for module, name, code in CODED_ERRORS:
+        cls = getattr(sys.modules.get(module), name, None)
+        if cls is not None and isinstance(e, cls):
+            return (code, str(e)) if code else (e.code, e.message)
+    return "internal-error", f"{type(e).__name__}: {e}"
+
+
 def main(argv=None) -> int:
     """Run one command; returns its exit status (never raises, never prints a traceback)."""
-    from doublecheck.casefiles import DataError
-    from doublecheck.harness.engines import HelloError
-    from doublecheck.lookups.pgn import PgnError
-    from doublecheck.oracle.errors import RulesError
-    from doublecheck.perft.parallel import PerftError
-
     argv = sys.argv[1:] if argv is None else list(argv)
     as_json = wants_json(argv)
     try:
         args = build_parser().parse_args(argv)
         as_json = getattr(args, "json", None) is True
         return args.handler(args)
-    except (RulesError, PgnError, DataError, UsageError, PerftError) as e:
+    except UsageError as e:
         return fail(e.code, e.message, as_json)
-    except HelloError as e:
-        return fail("unusable-engine", str(e), as_json)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -726,7 +744,7 @@ def main(argv=None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as e:  # never show a traceback to the user
-        return fail("internal-error", f"{type(e).__name__}: {e}", as_json)
+        return fail(*known_error(e), as_json)
 
 
 if __name__ == "__main__":

@@ -42,10 +42,10 @@ from doublecheck import __version__
 from doublecheck.desk import ops
 from doublecheck.oracle.errors import INVALID_REQUEST, UNSUPPORTED, RulesError
 
-MAX_BODY = 256 * 1024       # bytes in one request body
+from doublecheck.defaults import DESK_MAX_BODY as MAX_BODY  # noqa: E402 (bytes in one request body)
 READ_TIMEOUT = 30           # seconds a connection may take to send its request
 LINGER_SECONDS, LINGER_BYTES = 2, 4 * 1024 * 1024   # draining a refused body before closing
-DEFAULT_PORT = 8765
+from doublecheck.defaults import DESK_PORT as DEFAULT_PORT  # noqa: E402
 LOOPBACK_NAMES = ("localhost",)
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from doublecheck.casefiles import CASES_DIR, check_cases_dir, load_cases, schema, select, select_tier
+from doublecheck.casefiles import CASES_DIR, case_ids, check_cases_dir, load_cases, schema, select, select_tier
 from doublecheck.harness import report as reports
 from doublecheck.harness.compare import DIFF_ITEMS, SanNamer, diff_lines, difference
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
@@ -41,9 +41,7 @@ from doublecheck.oracle import variants
 from doublecheck.progress import Progress
 
 GIVE_UP = 5            # crashes or timeouts in a row after which an engine gets no more cases
-TIMEOUT = 10.0         # seconds per request (--timeout), before a perft case's share
-SLOW_RATE = 20_000     # perft nodes per second a slow engine manages; perft limits allow for it
-QUICK_MAX_NODES = 200_000  # --quick: perft cases expecting more nodes are skipped
+from doublecheck.defaults import QUICK_MAX_NODES, SLOW_RATE, TIMEOUT  # noqa: E402 (the help shows them)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -130,10 +128,25 @@ def select_cases(cases, variant=None, rule=None, patterns=()):
     A pattern is a shell-style glob over case ids (``chess/castling/*``); a
     pattern without wildcards also selects every id below it (``chess/castling``).
     """
-    def matches(case_id, p):
-        return fnmatch.fnmatchcase(case_id, p) or case_id.startswith(p.rstrip("/") + "/")
     return [c for c in select(cases, variant, rule)
-            if not patterns or any(matches(c.id, p) for p in patterns)]
+            if not patterns or any(_id_matches(c.id, p) for p in patterns)]
+
+
+def _id_matches(case_id: str, pattern: str) -> bool:
+    return fnmatch.fnmatchcase(case_id, pattern) or case_id.startswith(pattern.rstrip("/") + "/")
+
+
+def case_filter(variant=None, rule=None, patterns=()):
+    """For ``load_cases(wanted=...)``: whether a raw case of a file would be selected by
+    ``select_cases`` (None: every case is, so every file is loaded)."""
+    if variant is None and rule is None and not patterns:
+        return None
+
+    def wanted(file_variant, raw) -> bool:
+        return ((variant is None or file_variant == variant)
+                and (rule is None or rule in (raw.get("rules") or ()))
+                and (not patterns or any(_id_matches(raw["id"], p) for p in patterns)))
+    return wanted
 
 
 # --- time limits --------------------------------------------------------------
@@ -478,7 +491,8 @@ def run_command(options: RunOptions | None = None, engine=None, spec: EngineSpec
         run = _execute(options, chosen, engine, spec, err)
     except _Stop as stop:
         return stop.code
-    known = {c.id for c in cases}
+    known = {c.id for c in cases} if not xfail or case_filter(
+        options.variant, options.rule, options.patterns) is None else case_ids(options.cases_dir)
     run.problems = problems
     run.xfail_file = str(options.xfail_file) if options.xfail_file else None
     run.stale_xfail = sorted(i for i in xfail if i not in known)
@@ -509,7 +523,8 @@ def _prepare(options, err):
             raise _Stop(EXIT_USAGE)
     cases_dir = check_cases_dir(options.cases_dir)   # DataError: the CLI prints it, exit 2
     schema("protocol.schema.json")                   # the answers are checked against it
-    cases, problems = load_cases(cases_dir, deep=True)
+    wanted = case_filter(options.variant, options.rule, options.patterns)
+    cases, problems = load_cases(cases_dir, deep=True, wanted=wanted)   # only the files that are run
     found = select_cases(cases, options.variant, options.rule, options.patterns)
     chosen = select_tier(found, options.deep, options.max_nodes)
     if not chosen:

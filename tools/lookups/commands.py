@@ -11,16 +11,12 @@ import json
 import sys
 import textwrap
 
-from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
-from doublecheck.cli import UsageError
-from doublecheck.lookups import lookup, matrix, pgn
-from doublecheck.lookups.lookup import status_sentence
-from doublecheck.lookups.svg import svg_for
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.limits import check_perft_depth
 from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_VARIANT, RulesError
-from doublecheck.perft.parallel import count as perft_count
-from doublecheck.progress import Progress
+
+# Each handler imports the rest of what it needs itself: a one-position lookup then
+# starts without the case loader (and jsonschema), PGN, SVG or the perft pool.
 
 
 def _moves(args):
@@ -43,10 +39,10 @@ def as_text(op: str, result: dict) -> str:
     if op == "perft":
         lines = [f"{m}: {n}" for m, n in sorted(result.get("divide", {}).items())]
         return "\n".join(lines + ([""] if lines else []) + [f"Nodes: {result['nodes']}"])
-    if op == "play":
-        return result["fen"] + "\n" + status_sentence(result["status"])
-    if op == "status":
-        return status_sentence(result["status"])
+    if op in ("play", "status"):
+        from doublecheck.lookups.lookup import status_sentence
+        text = status_sentence(result["status"])
+        return result["fen"] + "\n" + text if op == "play" else text
     return result["fen"]
 
 
@@ -60,10 +56,12 @@ def lookup_command(args) -> int:
         raise RulesError(UNKNOWN_VARIANT, f"unknown variant '{args.variant}' "
                                           f"(known: {', '.join(api.VARIANTS)})")
     if args.command == "turns" and args.grouped:
+        from doublecheck.lookups import lookup
         data = lookup.grouped_turns(args.variant, args.fen, _moves(args))
         print(json.dumps(data) if args.json else lookup.grouped_turns_text(data))
         return 0
     if args.command == "play" and args.pgn:
+        from doublecheck.lookups import pgn
         text = pgn.pgn_for_line(args.variant, args.fen, _moves(args))
         if args.pgn == "-":
             sys.stdout.write(text)
@@ -83,6 +81,9 @@ def lookup_command(args) -> int:
 def _perft(args) -> int:
     """perft: through the transposition cache (or --no-hash, the plain walk), in this
     process, over --jobs N processes or on the Dask cluster at --scheduler."""
+    from doublecheck.perft.parallel import count as perft_count
+    from doublecheck.progress import Progress
+
     rules = variants.get(args.variant)
     check_perft_depth(rules, args.depth, args.turns)
     if args.divide and args.depth < 1:
@@ -103,6 +104,8 @@ def _perft(args) -> int:
 
 def rules_command(args) -> int:
     """The rule catalogue, one rule with the cases that cite it, or the coverage matrix."""
+    from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
+
     cases_dir = check_cases_dir(args.cases_dir)
     catalogue, problems = load_rules(cases_dir)
     for problem in problems:
@@ -120,7 +123,7 @@ def rules_command(args) -> int:
     rule = catalogue.get(args.id)
     if rule is None:
         raise DataError("unknown-rule", f"no rule with id '{args.id}' in {args.cases_dir}")
-    cases, _ = load_cases(cases_dir)
+    cases, _ = load_cases(cases_dir, wanted=lambda _variant, raw: args.id in (raw.get("rules") or ()))
     cited = [c.id for c in cases if args.id in c.rules]
     if args.json:
         print(json.dumps({"rule": rule, "cases": cited}))
@@ -141,6 +144,10 @@ def rules_command(args) -> int:
 
 def _matrix(args, cases_dir, catalogue, shown) -> int:
     """rules --matrix: exit 0 when every cell the catalogue does not justify has cases, else 1."""
+    from doublecheck.casefiles import load_cases
+    from doublecheck.cli import UsageError
+    from doublecheck.lookups import matrix
+
     if args.id is not None or not args.matrix:
         raise UsageError("--matrix shows every rule; give either a rule id or --matrix "
                          "(--variant goes with --matrix)", "doublecheck rules")
@@ -158,6 +165,8 @@ def _matrix(args, cases_dir, catalogue, shown) -> int:
 
 
 def show_command(args) -> int:
+    from doublecheck.lookups import lookup
+
     if args.json:
         print(json.dumps(lookup.show_data(args.variant, args.fen, _moves(args))))
     else:
@@ -167,6 +176,8 @@ def show_command(args) -> int:
 
 def explain_command(args) -> int:
     """Exit 0 when the move or turn is legal, 1 when it is not."""
+    from doublecheck.lookups import lookup
+
     result = lookup.explain(args.variant, args.fen, _moves(args), move=args.move, turn=args.turn)
     if not result["legal"] and result["code"] == INVALID_MOVE_TEXT:
         raise RulesError(INVALID_MOVE_TEXT, result["reason"])
@@ -175,12 +186,16 @@ def explain_command(args) -> int:
 
 
 def replay_command(args) -> int:
+    from doublecheck.lookups import pgn
+
     report = pgn.replay_file(args.file)
     print(json.dumps(report) if args.json else pgn.report_text(report))
     return pgn.exit_code(report)
 
 
 def svg_command(args) -> int:
+    from doublecheck.lookups.svg import svg_for
+
     text = svg_for(args.variant, args.fen, _moves(args), turn=args.turn, title=args.title)
     if not args.output or args.output == "-":
         sys.stdout.write(text)

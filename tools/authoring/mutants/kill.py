@@ -23,7 +23,7 @@ from doublecheck.harness.runner import expected_nodes
 from doublecheck.oracle import api, variants
 from doublecheck.progress import Progress
 
-DEFAULT_MAX_NODES = 20_000   # perft cases expecting more nodes are skipped
+from doublecheck.defaults import MUTANTS_MAX_NODES as DEFAULT_MAX_NODES  # noqa: E402 (perft cases above it are skipped)
 KILLERS_SHOWN = 3            # a mutant's run stops after this many killing cases
 
 EXIT_ALL_KILLED, EXIT_SURVIVOR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
