@@ -558,6 +558,9 @@ examples:
                    help="with --deep: count each perft over N local processes (default 1)")
     p.add_argument("--hash", type=megabytes, default=None, metavar="MB",
                    help="with --deep: the transposition table of each counting process, in MB")
+    p.add_argument("--no-cross-check", dest="cross_check", action="store_false",
+                   help="with --deep: count only; the second walks that new counts ask for are made "
+                        "by a later run without this option")
     add_cases_dir_option(p)
     add_quiet_option(p)
     p.set_defaults(handler=lambda args: _generate(args))
@@ -566,7 +569,7 @@ examples:
 def _generate(args) -> int:
     from doublecheck.authoring.generate import generate_command
     return generate_command(args.cases_dir, args.variant, args.check, quiet=args.quiet,
-                            deep=args.deep, jobs=args.jobs, hash_mb=args.hash)
+                            deep=args.deep, jobs=args.jobs, hash_mb=args.hash, cross_check=args.cross_check)
 
 
 def add_rules(sub, fmt):

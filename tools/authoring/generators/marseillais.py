@@ -25,7 +25,7 @@ tests/test_adapter_vs_oracle.py (all of them; the largest with ``-m deep``).
 
 import random
 
-from doublecheck.authoring.deep import DeepPerft
+from doublecheck.authoring.deep import DeepPerft, SECOND_WALK
 from doublecheck.authoring.generators import Kit
 from doublecheck.oracle import variants
 
@@ -165,8 +165,11 @@ def deep_perft(variant: str) -> list:
     turn_perft = (DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), note=ADAPTER)
                   if variant == "marseillais" else
                   DeepPerft("alekhine", 3, turns=True, fen=ALEKHINE, rules=tuple(TURN_RULES), note=ADAPTER))
+    big = [DeepPerft("start", 6, rules=tuple(PERFT_RULES), check=True, note=SECOND_WALK)]
+    if variant == "marseillais-classic":
+        big.append(DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), check=True, note=SECOND_WALK))
     return [DeepPerft("start", 5, rules=tuple(PERFT_RULES), note=ADAPTER), turn_perft,
-            DeepPerft("alekhine", 6, fen=ALEKHINE, rules=tuple(PERFT_RULES), note=ADAPTER)]
+            DeepPerft("alekhine", 6, fen=ALEKHINE, rules=tuple(PERFT_RULES), note=ADAPTER)] + big
 
 
 DEEP_PERFT = deep_perft(VARIANT)
