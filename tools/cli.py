@@ -20,10 +20,10 @@ import re
 import shlex
 import sys
 
-from doublecheck.defaults import (DESK_MAX_BODY, DESK_PORT, HASH_MB, MUTANTS_MAX_NODES, QUICK_MAX_NODES,
-                                  SERVE_BUDGET, SLOW_RATE, TIMEOUT)
+from doublecheck.defaults import (CASES_PER_JOB, DESK_MAX_BODY, DESK_PORT, HASH_MB, MUTANTS_MAX_NODES,
+                                  QUICK_MAX_NODES, SERVE_BUDGET, SLOW_RATE, TIMEOUT)
 from doublecheck.packaged import CASES_DIR
-from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
+from doublecheck.limits import AUTO_JOBS_CAP, JOBS_AUTO, JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
 from doublecheck.oracle.errors import quote
 
 MAIN_EPILOG = """\
@@ -74,8 +74,10 @@ compare it with your engine's to find the move whose subtree is wrong.
 Counts already made are remembered in a transposition table of --hash MB per
 counting process, so a position reached again at the same remaining depth is
 not counted twice; --no-hash counts with the plain reference walk instead.
---jobs N splits the tree into subtrees counted by N local processes (each
-with its own table, so on few cores one cached process is often faster);
+--jobs N splits the tree into subtrees counted by N local processes, each
+with its own table, handed out so that positions which transpose into each
+other are counted by one process (default: auto, the usable cores when the
+count is likely to reach millions of nodes, else one process);
 --scheduler ADDRESS sends them to a running Dask cluster (pip install
 'doublecheck[cluster]'). Progress goes to stderr (--quiet: none).
 More in docs/perft.md.
@@ -253,7 +255,10 @@ def positive(text: str) -> int:
 
 
 def jobs(text: str) -> int:
-    """--jobs: at least 1, at most JOBS_PER_CORE processes per CPU core."""
+    """--jobs: ``auto`` (JOBS_AUTO: the command picks, see limits.auto_jobs), or at least 1
+    and at most JOBS_PER_CORE processes per CPU core."""
+    if text == "auto":
+        return JOBS_AUTO
     value = positive(text)
     if value > max_jobs():
         raise argparse.ArgumentTypeError(
@@ -321,9 +326,10 @@ def add_perft_options(p):
     table.add_argument("--no-hash", action="store_true",
                        help="no table: count with the plain reference walk")
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=jobs, default=1, metavar="N",
-                       help="split the tree into subtrees counted by N local processes (default 1; "
-                            f"at most {JOBS_PER_CORE} per CPU core)")
+    where.add_argument("--jobs", type=jobs, default=JOBS_AUTO, metavar="N",
+                       help="split the tree into subtrees counted by N local processes (default: "
+                            f"auto, the usable cores up to {AUTO_JOBS_CAP} for a count of millions of "
+                            f"nodes, else 1; at most {JOBS_PER_CORE} per CPU core)")
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="count the subtrees on the Dask cluster whose scheduler is at ADDRESS "
                             "(tcp://host:8786; needs 'doublecheck[cluster]')")
@@ -377,7 +383,7 @@ finished).""",
                        epilog="""\
 examples:
   doublecheck run
-  doublecheck run --jobs 2                     the same, on two cores
+  doublecheck run --jobs 1                     the same, in this process only
   doublecheck run --quick                      skip the perft cases above 200000 nodes
   doublecheck run --variant chess --max-nodes 200000
   doublecheck run --deep --variant double-move-anul      the deep perft tier too
@@ -412,9 +418,11 @@ examples:
                    help="per-request limit, for engine processes and in-process runs alike "
                         f"(default: %(default)g; 0: none; at most {MAX_TIMEOUT:g}); perft requests "
                         f"get 1 s more per {SLOW_RATE} nodes the case expects")
-    p.add_argument("--jobs", type=jobs, default=1, metavar="N",
+    p.add_argument("--jobs", type=jobs, default=JOBS_AUTO, metavar="N",
                    help="run N engine processes in parallel (the oracle and adapters are then "
-                        f"run by N 'doublecheck serve' processes); at most {JOBS_PER_CORE} per CPU core")
+                        "run by N 'doublecheck serve' processes; default: auto, the usable cores up to "
+                        f"{AUTO_JOBS_CAP}, one per {CASES_PER_JOB} selected cases; 1: this process "
+                        f"only); at most {JOBS_PER_CORE} per CPU core")
     p.add_argument("--give-up", type=count, default=5, metavar="N",
                    help="after N crashes or timeouts in a row, send that engine no more cases; "
                         "they are reported as errors (default: %(default)s; 0: never)")
@@ -621,6 +629,9 @@ examples:
                    help=f"skip perft cases expecting more than N nodes (default {MUTANTS_MAX_NODES}; "
                         "0: no limit)")
     p.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    p.add_argument("--jobs", type=jobs, default=JOBS_AUTO, metavar="N",
+                   help=f"run the mutants on N processes (default: auto, the usable cores up to "
+                        f"{AUTO_JOBS_CAP}; 1: this process only); the results are the same")
     add_json_option(p, "print the results as JSON")
     add_cases_dir_option(p, "the case tree to run")
     add_quiet_option(p)

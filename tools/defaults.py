@@ -10,6 +10,8 @@ the name it always had (``runner.TIMEOUT``, ``desk.server.DEFAULT_PORT``, ...).
 TIMEOUT = 10.0              # seconds per request (run --timeout), before a perft case's share
 SLOW_RATE = 20_000          # perft nodes per second a slow engine manages; perft limits allow for it
 QUICK_MAX_NODES = 200_000   # run --quick: perft cases expecting more nodes are skipped
+CASES_PER_JOB = 100         # run --jobs auto: one more process per this many selected cases
+PERFT_POOL_NODES = 2_000_000  # perft --jobs auto: a count estimated above this uses the process pool
 MUTANTS_MAX_NODES = 20_000  # mutants: perft cases expecting more nodes are skipped
 HASH_MB = 1024              # perft --hash, per counting process: four fit a 24 GB machine with room to spare
 SERVE_BUDGET = 7200.0       # serve --budget: seconds one request may run (two hours)

@@ -41,7 +41,8 @@ from doublecheck.oracle import variants
 from doublecheck.progress import Progress
 
 GIVE_UP = 5            # crashes or timeouts in a row after which an engine gets no more cases
-from doublecheck.defaults import QUICK_MAX_NODES, SLOW_RATE, TIMEOUT  # noqa: E402 (the help shows them)
+from doublecheck.defaults import CASES_PER_JOB, QUICK_MAX_NODES, SLOW_RATE, TIMEOUT  # noqa: E402
+from doublecheck.limits import JOBS_AUTO, auto_jobs  # noqa: E402
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -539,6 +540,12 @@ def _prepare(options, err):
     return xfail, cases, problems, chosen
 
 
+def run_jobs(options, chosen) -> int:
+    """The engine processes of a run: --jobs N, or for --jobs auto the usable cores, one
+    per CASES_PER_JOB selected cases (a run of one case file stays in this process)."""
+    return options.jobs if options.jobs != JOBS_AUTO else auto_jobs(len(chosen), CASES_PER_JOB)
+
+
 def _execute(options, chosen, engine, spec, err) -> Run:
     """Start the engines, run the chosen cases with progress, close the engines."""
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
@@ -549,8 +556,8 @@ def _execute(options, chosen, engine, spec, err) -> Run:
         try:
             if engine is not None:
                 engines = [engine]
-            elif options.jobs > 1:
-                engines = [spec.make_process() for _ in range(options.jobs)]
+            elif run_jobs(options, chosen) > 1:
+                engines = [spec.make_process() for _ in range(run_jobs(options, chosen))]
             else:
                 engines = [spec.make()]
             claims = engines[0].hello()

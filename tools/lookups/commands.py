@@ -94,12 +94,25 @@ def _perft(args) -> int:
     else:
         with Progress("doublecheck perft", 0, "subtrees", None, quiet=args.quiet) as progress:
             answer = perft_count(rules, pos, args.depth, turns=args.turns,
-                                 hash_mb=0 if args.no_hash else args.hash, jobs=args.jobs,
+                                 hash_mb=0 if args.no_hash else args.hash,
+                                 jobs=args.jobs or perft_jobs(rules, pos, args.depth, args.turns),
                                  scheduler=args.scheduler, progress=progress)
         if not args.divide:
             del answer["divide"]
     _print(args, "perft", answer)
     return 0
+
+
+def perft_jobs(rules, pos, depth: int, turns: bool) -> int:
+    """--jobs auto for perft: the usable cores when the count may reach PERFT_POOL_NODES
+    (estimated as the number of first steps to the power of the depth), else one process
+    (starting a pool costs more than a small count)."""
+    from doublecheck.defaults import PERFT_POOL_NODES
+    from doublecheck.limits import auto_jobs
+    from doublecheck.oracle.perft import steps
+
+    first = sum(1 for _ in steps(rules, pos, turns))
+    return auto_jobs() if first ** depth >= PERFT_POOL_NODES else 1
 
 
 def rules_command(args) -> int:
