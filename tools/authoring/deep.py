@@ -41,6 +41,48 @@ class DeepPerft:
     check: bool = False        # count it a second time with the plain walk when generating
 
 
+DEEP_TABLE_START = ("<!-- deep-tier table: written by `doublecheck generate` from "
+                    "cases/*/generated-deep-perft.json; regenerate, do not edit -->")
+DEEP_TABLE_END = "<!-- end of the deep-tier table -->"
+
+
+def deep_table(cases_dir) -> str:
+    """The table of every deep count, for docs/perft.md (markers included): per variant
+    in registry order, each case with its nodes, how long it took and its second walk."""
+    import json
+    from pathlib import Path
+
+    rows = []
+    for variant in variants.VARIANT_NAMES:
+        path = Path(cases_dir) / variant / f"{TOPIC}.json"
+        cases = json.loads(path.read_text(encoding="utf-8"))["cases"] if path.exists() else []
+        for case in cases:
+            rows.append(f"| `{variant}` | `{case['id'].rsplit('/', 1)[1]}` | {_nodes(case):,} | "
+                        f"{_made(case.get('computed'))} | {_checked(case.get('computed'))} |")
+    return "\n".join([DEEP_TABLE_START, "", "| variant | case | nodes | counted in | second walk |",
+                      "|---|---|---|---|---|", *rows, "", DEEP_TABLE_END])
+
+
+def _nodes(case: dict) -> int:
+    expect = case["expect"]
+    return expect["nodes"] if "nodes" in expect else sum(expect.get("divide", {}).values())
+
+
+def _made(computed: dict | None) -> str:
+    if not computed:
+        return "(not recorded)"
+    processes = computed["how"].rsplit(" on ", 1)[-1]
+    walk = "cache" if "transposition cache" in computed["how"] else "plain walk"
+    return f"{computed['seconds']:,.0f} s ({walk}, {processes})"
+
+
+def _checked(computed: dict | None) -> str:
+    check = (computed or {}).get("check")
+    if not check:
+        return "-"
+    return "plain walk, same count" + (f" ({check.rsplit(' in ', 1)[-1]})" if " in " in check else "")
+
+
 def request_of(spec: DeepPerft) -> dict:
     """The perft request of a deep case, keys in the order the files keep."""
     request = {"op": "perft"}

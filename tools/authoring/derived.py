@@ -13,6 +13,10 @@
   statement.  The catalogue is the one home of rule prose; the table is
   never edited by hand.
 
+- The deep-tier table of docs/perft.md comes from the deep files
+  (``cases/*/generated-deep-perft.json``: counts, times, second walks), through
+  ``doublecheck.authoring.deep.deep_table``.
+
 - The catalogue tables of docs/mutants.md come from the mutant catalogue
   (``doublecheck.authoring.mutants``: each ``@mutant`` line and the class's
   docstring).
@@ -27,7 +31,8 @@ import json
 import re
 from pathlib import Path
 
-from doublecheck import casefiles
+from doublecheck import casefiles, validcache
+from doublecheck.authoring.deep import DEEP_TABLE_END, DEEP_TABLE_START, deep_table
 from doublecheck.casefiles import CASES_DIR, SCHEMAS_DIR, load_rules
 from doublecheck.oracle.api import OPS
 from doublecheck.oracle.variants import REGISTRY
@@ -139,12 +144,17 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
     if fresh:
         casefiles.schema.cache_clear()
         casefiles._schema_validator.cache_clear()
+        validcache.fingerprint.cache_clear()   # the record of checked files belongs to the old schemas
     out = {}
     for path in sorted(Path(schemas_dir).glob("*.json")):
         out[path] = schema_text(path.read_text(encoding="utf-8"))
     protocol = Path(docs_dir) / "protocol.md"
     if protocol.exists():
         out[protocol] = protocol_text(protocol.read_text(encoding="utf-8"))
+    perft = Path(docs_dir) / "perft.md"
+    if perft.exists():
+        out[perft] = doc_text(perft.read_text(encoding="utf-8"), deep_table(CASES_DIR),
+                              "docs/perft.md", (DEEP_TABLE_START, DEEP_TABLE_END))
     mutants = Path(docs_dir) / "mutants.md"
     if mutants.exists():
         out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(),

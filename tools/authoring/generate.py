@@ -183,6 +183,8 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
     if curated:
         return 2
     _write({**texts, **kept}, out)
+    if deep and cases_dir.resolve() == CASES_DIR.resolve():
+        _write(derived.expected_texts(), out)   # docs/perft.md lists the deep counts
     if own_tree and any(p.read_text(encoding="utf-8") != t
                         for p, t in derived.expected_texts(fresh=True).items()):
         _write(derived.expected_texts(), out)  # a catalogue read against the schemas just written

@@ -56,6 +56,8 @@ DEEP_PERFT = [
     DeepPerft("seed-en-passant", 7, fen=SEED_EP, rules=tuple(PERFT_RULES) + ("D4",), note=ADAPTER),
     DeepPerft("seed-en-passant", 9, fen=SEED_EP, rules=tuple(PERFT_RULES) + ("D4",), check=True,
               note=SECOND_WALK),
+    DeepPerft("seed-en-passant", 7, turns=True, fen=SEED_EP, rules=tuple(PERFT_RULES) + ("D4",), check=True,
+              note=SECOND_WALK),
     DeepPerft("seed-en-passant", 5, turns=True, fen=SEED_EP, rules=tuple(PERFT_RULES) + ("D4",), note=ADAPTER),
 ]
 TURN_RULES = ["G7", "G8", "D2", "D3", "D4"]
