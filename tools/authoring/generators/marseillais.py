@@ -161,13 +161,18 @@ def deep_perft(variant: str) -> list:
     """The deep tier: perft 5 from the start and perft 6 with two live targets (the
     Alekhine rule, M4) in both forms; turn-perft 3 from the start in the balanced form
     (4.9 million turn sequences; the classic form's is 131 million, so it counts
-    turn-perft 3 from the two-target position instead)."""
+    turn-perft 3 from the two-target position instead); and counts of over 100
+    million nodes: perft 6 from the start, and in turns turn-perft 3 from the start
+    (classic) or turn-perft 5 from the two-target position (balanced)."""
     turn_perft = (DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), note=ADAPTER)
                   if variant == "marseillais" else
                   DeepPerft("alekhine", 3, turns=True, fen=ALEKHINE, rules=tuple(TURN_RULES), note=ADAPTER))
     big = [DeepPerft("start", 6, rules=tuple(PERFT_RULES), check=True, note=SECOND_WALK)]
     if variant == "marseillais-classic":
         big.append(DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), check=True, note=SECOND_WALK))
+    else:   # the balanced form's start turn-perft 4 is billions; the two-target ending has hundreds of millions
+        big.append(DeepPerft("alekhine", 5, turns=True, fen=ALEKHINE, rules=tuple(TURN_RULES), check=True,
+                             note=SECOND_WALK))
     return [DeepPerft("start", 5, rules=tuple(PERFT_RULES), note=ADAPTER), turn_perft,
             DeepPerft("alekhine", 6, fen=ALEKHINE, rules=tuple(PERFT_RULES), note=ADAPTER)] + big
 
