@@ -162,7 +162,8 @@ def deep_case(variant: str, spec: DeepPerft, expect: dict, computed: dict | None
 
 
 def deep_file(variant: str, specs, jobs: int = 1, log=None, committed: dict | None = None,
-              hash_mb: int = DEFAULT_HASH_MB, check: bool = True, recount: bool = False) -> tuple[str, dict]:
+              hash_mb: int = DEFAULT_HASH_MB, check: bool = True, recount: bool = False,
+              save=None) -> tuple[str, dict]:
     """(path relative to the cases directory, case-file dict) of one variant's deep tier.
 
     ``committed`` (case id -> case of the file on disk) lets a count whose request
@@ -171,11 +172,14 @@ def deep_file(variant: str, specs, jobs: int = 1, log=None, committed: dict | No
     recount everything).  ``check``: make the cross-checks the specs ask for that are
     not on record yet (without it they are left for a later run).  ``recount``: count
     every spec again but keep the record of how the committed count was made, so that
-    the file's text differs from the committed one exactly when a count does."""
+    the file's text differs from the committed one exactly when a count does.
+    ``save(path, data)``, when given, gets the file after every new count or check (the
+    specs not reached yet keep their committed cases), so a long run that is stopped
+    keeps what it finished."""
     log = log or sys.stderr
     rules = variants.get(variant)
     cases = []
-    for spec in specs:
+    for n, spec in enumerate(specs):
         old = reusable(committed, variant, spec)
         if old is not None and not recount:
             expect, computed = old["expect"], old.get("computed")
@@ -188,10 +192,17 @@ def deep_file(variant: str, specs, jobs: int = 1, log=None, committed: dict | No
         if check and spec.check and computed is not None and "check" not in computed:
             computed = {**computed, "check": cross_check(rules, spec, expect, jobs, log)}
         cases.append(deep_case(variant, spec, expect, computed))
-    data = {"variant": variant, "topic": TOPIC, "generated": True, "generator": GENERATOR,
+        if save is not None and computed is not (old or {}).get("computed"):
+            rest = [deep_case(variant, s, o["expect"], o.get("computed")) for s in specs[n + 1:]
+                    for o in [reusable(committed, variant, s)] if o is not None]
+            save(f"{variant}/{TOPIC}.json", file_data(variant, cases + rest))
+    return f"{variant}/{TOPIC}.json", file_data(variant, cases)
+
+
+def file_data(variant: str, cases: list) -> dict:
+    return {"variant": variant, "topic": TOPIC, "generated": True, "generator": GENERATOR,
             "tier": "deep",
             "description": "The deep tier: perft and turn-perft one or two plies deeper than the "
                            "default files, left out of a default `doublecheck run` (run them with "
                            "`doublecheck run --deep`).",
             "cases": cases}
-    return f"{variant}/{TOPIC}.json", data

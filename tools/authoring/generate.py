@@ -74,7 +74,7 @@ def produce(variant=None, progress: Progress | None = None) -> tuple[tuple[str, 
 
 
 def produce_deep(variant=None, jobs=1, log=None, cases_dir=CASES_DIR, hash_mb=None,
-                 cross_check=True, recount=False) -> tuple[tuple[str, str], ...]:
+                 cross_check=True, recount=False, save=None) -> tuple[tuple[str, str], ...]:
     """(path, text) of the deep-tier file of every generator that defines DEEP_PERFT.
 
     The counts already in the deep files of ``cases_dir`` are kept where their request
@@ -85,7 +85,8 @@ def produce_deep(variant=None, jobs=1, log=None, cases_dir=CASES_DIR, hash_mb=No
             committed = _committed_cases(Path(cases_dir) / module.VARIANT / f"{deep_tier.TOPIC}.json")
             rel, data = deep_tier.deep_file(module.VARIANT, module.DEEP_PERFT, jobs=jobs, log=log,
                                        committed=committed, hash_mb=hash_mb or DEFAULT_HASH_MB,
-                                       check=cross_check and not recount, recount=recount)
+                                       check=cross_check and not recount, recount=recount,
+                                       save=None if save is None else lambda rel, data: save(rel, render(data)))
             out.append((rel, render(data)))
     return tuple(out)
 
@@ -135,7 +136,8 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
     if deep:
         try:  # --check recounts every deep count; writing keeps the unchanged ones
             made = produce_deep(variant, jobs, None if quiet else err, cases_dir, hash_mb, cross_check,
-                                recount=check)
+                                recount=check, save=None if check else lambda rel, text: _write(
+                                    {Path(cases_dir) / rel: text}, out))
         except deep_tier.DeepError as e:
             print(f"error: {e}", file=err)
             return 1

@@ -167,12 +167,12 @@ def deep_perft(variant: str) -> list:
     turn_perft = (DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), note=ADAPTER)
                   if variant == "marseillais" else
                   DeepPerft("alekhine", 3, turns=True, fen=ALEKHINE, rules=tuple(TURN_RULES), note=ADAPTER))
-    big = [DeepPerft("start", 6, rules=tuple(PERFT_RULES), check=True, note=SECOND_WALK)]
     if variant == "marseillais-classic":
-        big.append(DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), check=True, note=SECOND_WALK))
+        big = [DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), check=True, note=SECOND_WALK)]
     else:   # the balanced form's start turn-perft 4 is billions; the two-target ending has hundreds of millions
-        big.append(DeepPerft("alekhine", 5, turns=True, fen=ALEKHINE, rules=tuple(TURN_RULES), check=True,
-                             note=SECOND_WALK))
+        big = [DeepPerft("alekhine", 5, turns=True, fen=ALEKHINE, rules=tuple(TURN_RULES), check=True,
+                         note=SECOND_WALK)]
+    big.append(DeepPerft("start", 6, rules=tuple(PERFT_RULES), check=True, note=SECOND_WALK))
     return [DeepPerft("start", 5, rules=tuple(PERFT_RULES), note=ADAPTER), turn_perft,
             DeepPerft("alekhine", 6, fen=ALEKHINE, rules=tuple(PERFT_RULES), note=ADAPTER)] + big
 
