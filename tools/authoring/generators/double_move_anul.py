@@ -64,6 +64,7 @@ FENS = {slug: fen for slug, _, fen, _ in POSITIONS}
 DEEP_PERFT = [
     DeepPerft("start", 5, rules=tuple(PERFT_RULES), note=ADAPTER),
     DeepPerft("start", 6, rules=tuple(PERFT_RULES), check=True, note=SECOND_WALK),
+    DeepPerft("start", 3, turns=True, rules=tuple(PERFT_RULES), check=True, note=SECOND_WALK),
     DeepPerft("start", 2, turns=True, rules=tuple(PERFT_RULES), note=ADAPTER),
     DeepPerft("kiwipete", 4, fen=FENS["kiwipete"], rules=tuple(PERFT_RULES), note=ADAPTER),
     DeepPerft("rook-endgame", 6, fen=FENS["rook-endgame"], rules=tuple(PERFT_RULES), note=ADAPTER),
