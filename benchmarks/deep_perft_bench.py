@@ -32,6 +32,7 @@ shared machine the numbers move with it.  Nothing here asserts on time.
 
 import argparse
 import os
+import resource
 import re
 import subprocess
 import sys
@@ -78,6 +79,12 @@ def timed(fn):
     started = time.perf_counter()
     result = fn()
     return result, time.perf_counter() - started
+
+
+def cpu_used() -> float:
+    """CPU seconds of this process and of its finished children (a local pool's processes)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 # ------------------------------------------------------------ python-chess
@@ -152,7 +159,7 @@ def chess_table(args):
 def variants_table(args):
     print("\nPart 2: variant start positions at the deep tier, seconds: the plain walk and the cached one, "
           "each in one process and with --jobs 2 ('jobs x' = one process / --jobs 2; 'cache x' = plain / "
-          "cached, one process each)")
+          "cached, one process each); the line below each row: the CPU seconds of all its processes")
     print(f"{'variant':<18} {'count':<9} {'nodes':>10} {'plain':>7} {'jobs 2':>7} {'jobs x':>6} "
           f"{'cached':>7} {'cache x':>7} {'jobs 2':>7} {'jobs x':>6} {'dask 2':>7} {'dask x':>6}  load")
     cluster = dask_cluster() if args.dask else None
@@ -163,12 +170,14 @@ def variants_table(args):
         rules = variants.get(name)
         pos = rules.start
         started_load = load()
-        runs = {}
+        runs, cpu = {}, {}
         for label, hash_mb, jobs in (("plain", 0, 1), ("plain 2", 0, 2), ("cached", DEFAULT_HASH_MB, 1),
                                      ("cached 2", DEFAULT_HASH_MB, 2)):
             if args.skip_plain and not hash_mb:
                 continue
+            before = cpu_used()
             runs[label] = timed(lambda: count(rules, pos, depth, turns, hash_mb=hash_mb, jobs=jobs)["nodes"])
+            cpu[label] = cpu_used() - before
         if cluster is not None:
             runs["dask 2"] = timed(lambda: count(rules, pos, depth, turns, hash_mb=DEFAULT_HASH_MB,
                                                  scheduler=cluster.scheduler_address)["nodes"])
@@ -186,6 +195,11 @@ def variants_table(args):
               f"{col('plain')} {col('plain 2')} {ratio('plain', 'plain 2', 6)} {col('cached')} "
               f"{ratio('plain', 'cached', 7)} {col('cached 2')} {ratio('cached', 'cached 2', 6)}"
               f" {col('dask 2')} {ratio('cached', 'dask 2', 6)}  {started_load}{flag}", flush=True)
+        print(f"{'':<18} {'CPU s':<9} {'':>10} " + " ".join(
+            f"{cpu[label]:>7.1f}" if label in cpu else f"{'-':>7}" for label in ("plain", "plain 2"))
+            + f" {'':>6} {cpu.get('cached', 0):>7.1f} {'':>7} {cpu.get('cached 2', 0):>7.1f}"
+            + "  (all processes; wall time over CPU time shows how much of the machine the run had)",
+            flush=True)
     if cluster is not None:
         cluster.close()
 

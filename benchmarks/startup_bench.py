@@ -62,7 +62,8 @@ def main(argv=None):
     ap.add_argument("--collect", action="store_true", help="also time pytest --collect-only -q")
     args = ap.parse_args(argv)
     warm = Path(tempfile.mkdtemp(prefix="dc-record-warm-"))
-    once(DC + ["run", "--quiet", "--jobs", "1"], {**os.environ, "DOUBLECHECK_CACHE": str(warm)})  # fill it
+    fill = "from doublecheck.casefiles import load_cases; load_cases(deep=True)"   # checks every file once
+    once([sys.executable, "-c", fill], {**os.environ, "DOUBLECHECK_CACHE": str(warm)})
     print(f"cpus {os.cpu_count()}, load {os.getloadavg()[0]:.2f} at the start; {args.runs} runs each\n")
     print(f"{'command':<52} {'cpu median':>10} {'cpu min':>8} {'wall med':>9}  load")
     for label, command, record in COMMANDS + ([COLLECT] if args.collect else []):

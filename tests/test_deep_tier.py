@@ -176,3 +176,17 @@ def test_deep_case_agrees_with_the_plain_walk(case):
     assert sum(counts.values()) == case.expect["nodes"]
     if "divide" in case.expect:
         assert counts == case.expect["divide"]
+
+
+def test_the_perft_doc_lists_every_deep_count_as_the_files_say():
+    """docs/perft.md's table is written from the deep files (`doublecheck generate`; a stale
+    table fails `doublecheck generate --check`), so it lists every variant's counts."""
+    from doublecheck.authoring import deep, derived
+    path = CASES_DIR.parent / "docs" / "perft.md"
+    if not path.exists():
+        pytest.skip("an installed package has no docs")
+    text = path.read_text(encoding="utf-8")
+    table = deep.deep_table(CASES_DIR)
+    assert derived.doc_text(text, table, path.name, (deep.DEEP_TABLE_START, deep.DEEP_TABLE_END)) == text
+    for case in DEEP:
+        assert f"| `{case.variant}` | `{case.id.rsplit('/', 1)[1]}` | {case.nodes:,} |" in table
