@@ -40,14 +40,17 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))   # python_chess_perft
 
 import chess  # noqa: E402
 
+from doublecheck.authoring.generate import discover  # noqa: E402
 from doublecheck.oracle import perft as plain  # noqa: E402
 from doublecheck.oracle import variants  # noqa: E402
 from doublecheck.perft.cache import DEFAULT_HASH_MB, Counter, Table  # noqa: E402
 from doublecheck.perft.parallel import count  # noqa: E402
 from perft_bench import oracle_perft_every_leaf, python_chess_perft  # noqa: E402  (every leaf played)
+from python_chess_perft import perft as python_chess_bulk  # noqa: E402  (the last ply counted, not played)
 
 POSITIONS = [
     ("start", chess.STARTING_FEN, 6),
@@ -57,18 +60,11 @@ POSITIONS = [
     ("position5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 5),
     ("position6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 4),
 ]
-# each variant's start position at the depth of its deep tier (moves, or turns)
-VARIANT_STARTS = [
-    ("chess", 6, False),
-    ("double-move", 4, False),
-    ("double-move", 2, True),
-    ("double-move-anul", 5, False),
-    ("double-chess", 4, False),
-    ("symmetric-monster", 5, False),
-    ("symmetric-monster", 5, True),
-    ("marseillais", 5, False),
-    ("marseillais-classic", 5, False),
-]
+# each variant's start position at the depth of its deep tier (moves, or turns): read from the
+# DEEP_PERFT lists of the generators, so a new variant brings its own rows
+VARIANT_STARTS = sorted(((module.VARIANT, spec.depth, spec.turns) for module in discover()
+                         for spec in getattr(module, "DEEP_PERFT", ()) if spec.fen is None and not spec.moves),
+                        key=lambda row: variants.VARIANT_NAMES.index(row[0]))
 
 
 def load() -> str:
@@ -85,19 +81,6 @@ def cpu_used() -> float:
     """CPU seconds of this process and of its finished children (a local pool's processes)."""
     me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
-
-
-# ------------------------------------------------------------ python-chess
-
-def python_chess_bulk(board, depth):
-    if depth == 1:
-        return board.legal_moves.count()
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += python_chess_bulk(board, depth - 1)
-        board.pop()
-    return nodes
 
 
 # --------------------------------------------------------------- the oracle

@@ -20,12 +20,14 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))   # python_chess_perft
 
 import chess  # noqa: E402
 
 from doublecheck.oracle import variants  # noqa: E402
 from doublecheck.oracle.perft import perft as oracle_perft  # noqa: E402
 from doublecheck.perft.parallel import count  # noqa: E402
+from python_chess_perft import perft_every_leaf as python_chess_perft  # noqa: E402
 
 POSITIONS = [
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 4),
@@ -35,17 +37,6 @@ POSITIONS = [
     ("position5", "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", 3),
     ("position6", "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10", 3),
 ]
-
-
-def python_chess_perft(board, depth):
-    if depth == 0:
-        return 1
-    nodes = 0
-    for move in board.legal_moves:
-        board.push(move)
-        nodes += python_chess_perft(board, depth - 1)
-        board.pop()
-    return nodes
 
 
 def oracle_perft_every_leaf(rules, pos, depth):

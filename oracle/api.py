@@ -18,9 +18,9 @@ from doublecheck.oracle.errors import (ILLEGAL_MOVE, INVALID_FEN, INVALID_MOVE_T
                                        RulesError, quote)
 from doublecheck.oracle.limits import MAX_MOVE_TEXT, MAX_MOVES, check_perft_depth
 from doublecheck.oracle.perft import divide, perft, perft_turns, turn_text
+from doublecheck.oracle.notation import turn_tokens
 from doublecheck.oracle.position import Move, Position
 
-OPS = ("moves", "turns", "play", "status", "perft", "fen")
 VARIANTS = variants.VARIANT_NAMES
 PROTOCOL_VERSION = "1"
 
@@ -45,18 +45,13 @@ def split_tokens(moves):
         raise RulesError(INVALID_REQUEST, "'moves' must be a list of move strings")
     if len(moves) > MAX_MOVES:
         raise RulesError(INVALID_REQUEST, f"'moves' holds {len(moves)} items; at most {MAX_MOVES} "
-                                          f"are allowed (docs/protocol.md, Limits)")
+                                          f"are allowed (doublecheck docs protocol, \"Limits\")")
     tokens = []
     for item in moves:
         if len(item) > MAX_MOVE_TEXT:
             raise RulesError(INVALID_MOVE_TEXT, f"a move or turn has at most {MAX_MOVE_TEXT} "
                                                 f"characters, not {quote(item, 40)}")
-        parts = item.split(",")
-        for i, part in enumerate(parts):
-            if part:
-                tokens.append(part + ("," if i < len(parts) - 1 else ""))
-            elif i < len(parts) - 1 or len(parts) == 1:
-                raise RulesError(INVALID_MOVE_TEXT, f"{quote(item)}: empty move between commas")
+        tokens += turn_tokens(item)
     return tokens
 
 
@@ -141,23 +136,45 @@ def handle(request: dict, rules=None, counter=None) -> dict:
     if op == "perft":  # before any other work: an over-limit depth is refused at once
         check_perft_depth(rules, request.get("depth"), bool(request.get("turns")))
     line = replay(rules, request.get("fen"), request.get("moves"))
-    pos, history = line.final, line.history
-    if op == "moves":
-        return {"moves": [rules.move_text(pos, m) for m in rules.legal_moves(pos)]}
-    if op == "turns":
-        return {"turns": [turn_text(rules, pos, moves) for moves, _ in rules.turns(pos)]}
-    if op == "play":
-        return {"fen": rules.fen(pos), "status": rules.status(pos, history)}
-    if op == "status":
-        return {"status": rules.status(pos, history)}
-    if op == "fen":
-        return {"fen": rules.fen(pos)}
+    return ANSWERS[op](rules, line, request, counter)
+
+
+# The operations, one function each: (rules, the played line, the request, the perft
+# counter maker) -> the result's fields.  The tools' side of each operation (its text,
+# its command-line help, whether the desk offers it) is doublecheck.lookups.operations.
+
+def _moves(rules, line, request, counter):
+    return {"moves": [rules.move_text(line.final, m) for m in rules.legal_moves(line.final)]}
+
+
+def _turns(rules, line, request, counter):
+    return {"turns": [turn_text(rules, line.final, moves) for moves, _ in rules.turns(line.final)]}
+
+
+def _play(rules, line, request, counter):
+    return {"fen": rules.fen(line.final), "status": rules.status(line.final, line.history)}
+
+
+def _status(rules, line, request, counter):
+    return {"status": rules.status(line.final, line.history)}
+
+
+def _perft(rules, line, request, counter):
     depth, by_first_step, turns = perft_request(request)
     count = counter(rules) if counter is not None else PlainWalk(rules)
     if by_first_step:
-        table = count.divide(pos, depth, turns=turns)
+        table = count.divide(line.final, depth, turns=turns)
         return {"nodes": sum(table.values()), "divide": table}
-    return {"nodes": count.count(pos, depth, turns)}
+    return {"nodes": count.count(line.final, depth, turns)}
+
+
+def _fen(rules, line, request, counter):
+    return {"fen": rules.fen(line.final)}
+
+
+ANSWERS = {"moves": _moves, "turns": _turns, "play": _play, "status": _status, "perft": _perft,
+           "fen": _fen}
+OPS = tuple(ANSWERS)
 
 
 class PlainWalk:

@@ -22,6 +22,18 @@ SLIDES = {"R": ROOK_DIRECTIONS, "B": BISHOP_DIRECTIONS, "Q": QUEEN_DIRECTIONS}
 PROMOTION_LETTERS = "QRBN"
 
 
+
+@dataclass(frozen=True)
+class About:
+    """What the tables ``doublecheck generate`` writes say of a variant, in its own class:
+    the README's variant table (``summary``) and "What is counted" in docs/perft.md (what
+    a ``move`` and a ``turn`` are, and a ``note`` worth knowing)."""
+
+    summary: str
+    move: str
+    turn: str
+    note: str
+
 @dataclass(frozen=True)
 class CastleRule:
     """One way to castle: the king goes king_from -> king_to, the rook rook_from -> rook_to."""
@@ -59,6 +71,7 @@ class Chess:
     """The orthodox game: check, castling, en passant, promotion, FIDE draws."""
 
     name = "chess"
+    rules_page = ("FIDE Laws", "https://handbook.fide.com/chapter/E012023")   # no docs/chess.md
     geometry = STANDARD
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     has_check = True               # False: no check, kings may be captured
@@ -645,7 +658,34 @@ class Chess:
         """A sentence on a game that was already over before the move asked about."""
         return f"the game is already over: {status.get('result')} by {status.get('reason')}"
 
+    def king_notes(self, pos):
+        """What a side may no longer move because it lost a king, one sentence each (the
+        rules desk shows them under the board).  In chess a lost king ends the game: none."""
+        return []
+
     def state_sentences(self, pos):
         """The variant's state at pos in words, for ``doublecheck show`` (one line each):
         by default each extra FEN field with its value; chess has none."""
         return [f"{name}: {value}" for name, value in zip(self.extra_fields, self.format_state(pos))]
+
+    # ------------------------------------------------- the turn as players see it
+    #
+    # The rules desk shows a turn as one slot per action, named as players name
+    # them, and says why a turn ended before its last slot.  Both answers come
+    # from here, so a page never works out a rule of its own.
+
+    # The names of a turn's actions, in order: as many as the longest turn has.
+    turn_actions = ("Move",)
+
+    def turn_end_reason(self, pos_before, move, pos_after):
+        """Why the turn that ``move`` (played at ``pos_before``, giving ``pos_after``)
+        ends has fewer actions than ``turn_actions`` names: an ``explain.TurnEnd``
+        (rule id, the reason in words), or None when the turn goes on or has every
+        action.  In chess a turn is one move (G1), so no slot is ever left empty."""
+        return None
+
+    # What the tables doublecheck generate writes say of this variant (README, docs/perft.md).
+    about = About(summary="the FIDE Laws: the base every other variant shares",
+                  move="a FIDE move",
+                  turn="one move",
+                  note="perft and turn-perft are equal")

@@ -27,6 +27,7 @@ The reasons, in the order they are looked for:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_MOVE_TEXT, RulesError
 from doublecheck.oracle.notation import read_text
@@ -65,6 +66,15 @@ class Refusal:
     also: list = field(default_factory=list)  # further rule ids worth reading
     code: str = ILLEGAL_MOVE
     level: int = GEOMETRY
+
+
+class TurnEnd(NamedTuple):
+    """Why a turn has fewer actions than the variant's most (``turn_end_reason``): the
+    rule that ends it, the concrete reason in words (no rule id in it), related ids."""
+
+    rule: str
+    words: str
+    also: tuple = ()
 
 
 @dataclass
@@ -352,8 +362,9 @@ def castling_by_name(rules, pos, name, asked) -> Refusal:
     mine = [c for c in rules.castle_rules if c.color == pos.turn and c.san == name]
     if not mine:
         known = ", ".join(sorted({c.san for c in rules.castle_rules}, key=len))
-        return refusal_for(rules, "castling", f"{rules.name} has no castling written {name} "
-                           f"(there are: {known})", level=TEXT)
+        there = f"(there are: {known})" if known else "(it has no castling at all)"
+        return refusal_for(rules, "castling", f"{rules.name} has no castling written {name} {there}",
+                           level=TEXT)
     return castling(rules, pos, mine[0], asked)
 
 

@@ -36,4 +36,4 @@ def check_perft_depth(rules, depth, turns: bool = False) -> None:
         unit = "turns" if turns else "moves"
         raise RulesError(INVALID_REQUEST, f"perft depth {quote(depth)} is more than {rules.name} "
                                           f"allows: at most {rules.max_perft_depth} {unit} "
-                                          f"(docs/protocol.md, Limits)")
+                                          f"(doublecheck docs protocol, \"Limits\")")

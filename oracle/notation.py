@@ -93,6 +93,27 @@ def matches(rules, pos, text: MoveText, move) -> bool:
             and move.promotion == text.promotion)
 
 
+def turn_moves(text: str, strict: bool = True) -> tuple[list[str], bool]:
+    """G8: the text of a turn, ``a,b``, as its moves (each stripped), and whether it ends
+    in a comma (``a,``: another move of the same turn follows).  Every caller that reads
+    turn text reads it here.  RulesError(invalid-move-text) for an empty move anywhere
+    (``a,,b``, ``,a``, or no text at all); ``strict=False`` leaves empty moves out instead
+    (for drawing whatever can be drawn of a text)."""
+    parts = [part.strip() for part in text.split(",")]
+    open_end = len(parts) > 1 and parts[-1] == ""
+    moves = parts[:-1] if open_end else parts
+    if "" in moves and strict:
+        raise RulesError(INVALID_MOVE_TEXT, f"{quote(text)}: empty move between commas")
+    return [m for m in moves if m], open_end
+
+
+def turn_tokens(text: str) -> list[str]:
+    """The move tokens of a turn's text: every move but the last carries the comma that
+    says the turn goes on (``a,b`` -> ``a,`` and ``b``; ``a,`` -> ``a,``)."""
+    moves, open_end = turn_moves(text)
+    return [m + "," for m in moves[:-1]] + [moves[-1] + ("," if open_end else "")]
+
+
 def read_token(rules, text) -> tuple[str, bool, MoveText]:
     """One move token read without a position: the stripped text, whether it ends
     in a comma (G8), and what it says; RulesError(invalid-move-text) if it is no move."""

@@ -3,7 +3,8 @@
 
 Seed 000's worked example played by clicks in headless Chromium (Qg8+ opening
 White's Double Move, Qh7# finishing it), then Black's refuted defence Kxh7
-tried on the board, so the picture shows the board, the status and an
+tried on the board, so the picture shows the board with its figures, the
+status, the turn panel with the two halves of White's turn, and an
 explanation with its rule.  Needs Debian's chromium and chromium-driver and
 the selenium package (the test extra).
 """
@@ -23,6 +24,7 @@ def main(path: str) -> int:
         page.square("h8")
         page.square("h7")
         assert "h7 is attacked by the pawn on g6" in page.text("explanation")
+        driver.execute_script("window.scrollTo(0, 0); document.activeElement.blur();")
         page.screenshot(path)
         assert page.console_errors() == []
     print(f"wrote {path}")

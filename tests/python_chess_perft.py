@@ -3,17 +3,24 @@
 import chess
 
 
-def perft(board: chess.Board, depth: int) -> int:
+def perft(board: chess.Board, depth: int, bulk: bool = True) -> int:
+    """The count; ``bulk`` counts the last ply's moves instead of playing each of them."""
     if depth == 0:
         return 1
-    if depth == 1:
+    if depth == 1 and bulk:
         return board.legal_moves.count()
     total = 0
     for move in board.legal_moves:
         board.push(move)
-        total += perft(board, depth - 1)
+        total += perft(board, depth - 1, bulk)
         board.pop()
     return total
+
+
+def perft_every_leaf(board: chess.Board, depth: int) -> int:
+    """``perft`` with every leaf played (what the benchmarks compare the oracle's own
+    every-leaf walk with)."""
+    return perft(board, depth, bulk=False)
 
 
 def divide(board: chess.Board, depth: int) -> dict:

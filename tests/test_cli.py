@@ -148,4 +148,4 @@ def test_version_comes_from_the_installed_metadata(capsys):
     with pytest.raises(SystemExit) as done:
         main(["--version"])
     assert done.value.code == 0
-    assert capsys.readouterr().out.strip() == f"doublecheck {version('doublecheck')}"
+    assert capsys.readouterr().out.strip() == f"doublecheck {version('doublecheck-chess')}"

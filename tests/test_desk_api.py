@@ -7,6 +7,7 @@ and from seed 000's worked example.
 """
 
 import json
+import re
 import os
 import signal
 import socket
@@ -93,6 +94,10 @@ def test_hello_is_the_protocol_hello_plus_what_the_page_needs(desk):
     assert hello["desk"]["max_body"] == MAX_BODY
     for variant in api.VARIANTS:
         assert hello["desk"]["start_fens"][variant] == api.handle({"op": "fen", "variant": variant})["fen"]
+    # the figures for the page's buttons and legend, drawn from the one drawing file
+    assert set(hello["desk"]["figures"]) == {p for letter in "KQRBNP" for p in
+                                             (letter, letter.lower(), "*" + letter, "*" + letter.lower())}
+    assert hello["desk"]["figures"]["N"].startswith("<svg")
 
 
 # ------------------------------------------------- the protocol's operations
@@ -116,7 +121,17 @@ def test_position_through_the_seed_000_mate(desk):
     assert first["mid_turn"] and first["to_move"] == "white" and first["fen"].endswith("-Bm")
     assert first["status"]["over"] is False
     assert first["line"] == [{"number": 1, "side": "white", "san": "Qg8+,", "moves": ["b3g8,"],
-                              "complete": False, "from": 0, "upto": 1}]
+                              "complete": False, "from": 0, "upto": 1, "actions": ["Qg8+"],
+                              "end": None}]
+    # the turn panel: the first half played, the second the rules' next action (DM-activation)
+    assert first["turn_actions"] == ["First half", "Second half"]
+    assert first["turn"] == {"side": "white", "number": 1, "slots": [
+        {"name": "First half", "san": "Qg8+", "state": "played"},
+        {"name": "Second half", "san": None, "state": "next"}]}
+    assert first["coordinates"] == ["b3g8,"]
+    # a FEN between the halves: the first half was played before the line, so it has no SAN
+    between = ok(desk, "position", {"variant": "double-move", "fen": first["fen"]})
+    assert [(s["san"], s["state"]) for s in between["turn"]["slots"]] == [(None, "played"), (None, "next")]
     # in the middle of the turn: the legal next moves of that turn, none opening a Double Move
     assert sorted(first["moves"]) == sorted(api.handle({"op": "moves", "variant": "double-move",
                                                         "fen": MATE_FEN, "moves": ["b3g8,"]})["moves"])
@@ -173,12 +188,31 @@ def test_position_ends_the_turn_where_the_rules_end_it(desk):
     capture = ok(desk, "position", {"variant": "double-move-anul", "moves": line + ["e4d5"]})
     assert not capture["mid_turn"] and capture["to_move"] == "black"
     assert capture["line"][-1] == {"number": 2, "side": "white", "san": "exd5", "moves": ["e4d5"],
-                                   "complete": True, "from": 4, "upto": 5}
+                                   "complete": True, "from": 4, "upto": 5, "actions": ["exd5"],
+                                   "end": {"rule": "DA-5", "words": "move 1 exd5 captures",
+                                           "also": ["A1"], "title": ops.catalogue()["DA-5"]["title"]}}
+    assert capture["line"][-2]["end"] is None                 # Black's two quiet moves: a full turn
+    assert [s["state"] for s in capture["turn"]["slots"]] == ["next", "waiting"]
     # symmetric-monster (S4): a double-piece action is the first of two; a single move is a turn
     double = ok(desk, "position", {"variant": "symmetric-monster", "fen": SM_FEN, "moves": ["e0e1"]})
     assert double["mid_turn"] and double["to_move"] == "white"
+    assert [(s["name"], s["san"], s["state"]) for s in double["turn"]["slots"]] == [
+        ("First action", "*e1", "played"), ("Second action", None, "next")]
     single = ok(desk, "position", {"variant": "symmetric-monster", "fen": SM_FEN, "moves": ["a2a3"]})
     assert not single["mid_turn"] and single["to_move"] == "black"
+    assert single["line"][-1]["end"]["rule"] == "S4"
+
+
+def test_position_flipped_draws_the_board_from_blacks_side(desk):
+    plain = ok(desk, "position", {"variant": "chess"})
+    flipped = ok(desk, "position", {"variant": "chess", "flip": True})
+
+    def x_of(svg, square):
+        found = re.search(f'data-square="{square}" aria-label="[^"]*" x="([0-9.]+)"', svg)
+        return float(found[1])
+    assert x_of(plain["svg"], "a1") < x_of(plain["svg"], "h1")
+    assert x_of(flipped["svg"], "a1") > x_of(flipped["svg"], "h1")
+    refused(desk, "position", {"variant": "chess", "flip": "yes"}, "invalid-request")
 
 
 def test_position_says_which_draws_may_be_claimed(desk):
@@ -204,7 +238,8 @@ def test_position_with_two_en_passant_targets(desk, variant):
     assert {"b4c3", "d4c3", "d4e3"} <= set(both["moves"]) and both["turn_count"] == 81
     assert "En passant targets for Black's turn: c3 and e3 (M4)." in both["state"]
     assert both["line"] == [{"number": 2, "side": "white", "san": "c4,e4", "moves": ["c2c4,", "e2e4"],
-                             "complete": True, "from": 0, "upto": 2}]
+                             "complete": True, "from": 0, "upto": 2, "actions": ["c4", "e4"],
+                             "end": None}]
     half = ok(desk, "position", {"variant": variant, "fen": start, "moves": line + ["b4c3"]})
     assert half["mid_turn"] and half["to_move"] == "black" and half["fen"].endswith(" e3 0 2 m")
     assert "d4e3" in half["moves"] and "Open to move two after the en passant move one: e3 (M4)." \

@@ -6,6 +6,15 @@ missing browser is a failure.  Every test takes a screenshot (in its pytest
 tmp dir), checks it is not blank, and checks that the browser console logged
 no error.
 
+The desk as players use it (issue 28): the pieces drawn as figures, the turn
+panel with the rules' reason for a turn that ended early (double-move-anul's
+capture brake DA-5 from the curated case double-move-anul/brakes/capture-ends-
+turn, the Marseillais check brake M3 from marseillais/check/check-on-move-one-
+ends-turn, a double-move turn with and without the Double Move, symmetric-
+monster's drop as one action and single-piece turn S4), flipping the board, a
+typed turn, a move made with the keyboard only, the accessible names of the
+squares, and a 390 x 844 phone viewport.
+
 The positions: seed 000's worked example (the mate Qg8+,Qh7# by a Double Move,
 and Black's refuted defence Kxh7); double-chess castling with the p-rook from
 the curated case double-chess/castling/white-p-legal (seed 003, ruling C3);
@@ -140,6 +149,11 @@ def test_pasted_record_steps_to_its_illegal_turn(browser, tmp_path):
     assert "Kxh7: h7 is attacked by the pawn on g6" in browser.text("explanation")
     assert browser.find("#board circle.arrow") is not None     # the refused Kxh7 marked on h7
     browser.screenshot(tmp_path / "record.png")
+    refused = browser.find("#board circle.arrow").get_attribute("cx")
+    browser.click("flip")                            # the refused turn is redrawn the other way round
+    assert "Kxh7: h7 is attacked by the pawn on g6" in browser.text("explanation")
+    assert browser.find("#board circle.arrow").get_attribute("cx") != refused
+    browser.click("flip")
     browser.click("first")
     assert browser.piece("b3") == "Q" and not browser.visible("explanation")
     assert browser.console_errors() == []
@@ -177,3 +191,246 @@ def test_bad_input_gets_a_message_and_the_page_goes_on(browser, tmp_path):
     browser.screenshot(tmp_path / "bad-input.png")
     # the refused requests show in the console as failed loads (status 400), and nothing else
     assert browser.console_errors(allowed=("status of 400",)) == []
+
+
+# ------------------------------------------------ the desk for players (figures, turns, keys)
+
+ANUL_FEN = "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1"   # double-move-anul/brakes/*
+MARSEILLAIS_FEN = "4k3/8/8/8/8/8/8/R3K3 w - - 0 2"      # marseillais/check/check-on-move-one-ends-turn
+
+
+def slots(browser, list_id="slots"):
+    """[(name, what it shows, state, rule id)] of a row of the turn panel."""
+    out = []
+    for item in browser.driver.find_elements(browser.by.CSS_SELECTOR, f"#{list_id} li"):
+        name = item.find_element(browser.by.CSS_SELECTOR, ".name").text
+        shown = item.find_elements(browser.by.CSS_SELECTOR, ".san, .open")
+        out.append((name.lower(), shown[0].text if shown else "", item.get_attribute("data-state"),
+                    item.get_attribute("data-rule")))
+    return out
+
+
+def reasons_in_line(browser):
+    return [(r.get_attribute("data-rule"), r.text) for r in
+            browser.driver.find_elements(browser.by.CSS_SELECTOR, "#line .reason")]
+
+
+def test_pieces_are_figures_and_double_pieces_doubled_with_a_legend(browser, tmp_path):
+    browser.open()
+    pieces = browser.driver.find_elements(browser.by.CSS_SELECTOR, "#board g.piece")
+    assert len(pieces) == 32
+    for piece in pieces:                              # figures: paths, never a letter in a disc
+        assert piece.find_elements(browser.by.CSS_SELECTOR, "path")
+        assert not piece.find_elements(browser.by.CSS_SELECTOR, "text, circle")
+    assert not browser.visible("legend")
+    browser.variant("symmetric-monster")
+    doubled = browser.find('#board g.piece[data-square="c0"]')
+    assert len(doubled.find_elements(browser.by.XPATH, "./*[local-name()='g']")) == 2
+    single = browser.find('#board g.piece[data-square="c1"]')
+    assert len(single.find_elements(browser.by.XPATH, "./*[local-name()='g']")) == 1
+    assert browser.visible("legend") and "double-king" in browser.text("legend")
+    browser.screenshot(tmp_path / "figures.png")
+    assert browser.console_errors() == []
+
+
+def test_anul_capture_on_move_one_ends_the_turn_with_its_reason(browser, tmp_path):
+    browser.open()
+    browser.variant("double-move-anul")
+    browser.set_fen(ANUL_FEN)
+    assert slots(browser) == [("move 1", "to play now", "next", None), ("move 2", "not yet", "waiting", None)]
+    browser.square("e4")
+    browser.square("d5")                              # exd5: the capture brake (DA-5)
+    assert slots(browser, "last-slots") == [("move 1", "exd5", "played", None),
+                                            ("move 2", "left empty", "empty", "DA-5")]
+    assert "A capture on move one ends the turn" in browser.text("last-turn")
+    assert slots(browser)[0][2] == "next" and "Black's turn" in browser.text("turn-title")
+    assert reasons_in_line(browser) == [("DA-5", "Move 2 empty: move 1 exd5 captures "
+                                                 "(DA-5: A capture on move one ends the turn)")]
+    # Black's quiet move one: Move 2 becomes the next slot, the turn goes on
+    browser.square("g8")
+    browser.square("f6")
+    assert slots(browser) == [("move 1", "Nf6", "played", None), ("move 2", "to play now", "next", None)]
+    browser.screenshot(tmp_path / "anul-capture.png")
+    assert browser.console_errors() == []
+
+
+def test_marseillais_check_on_move_one_ends_the_turn(browser, tmp_path):
+    browser.open()
+    browser.variant("marseillais")
+    browser.set_fen(MARSEILLAIS_FEN)
+    browser.square("a1")
+    browser.square("a8")                              # Ra8+: the check brake (M3)
+    assert slots(browser, "last-slots") == [("move one", "Ra8+", "played", None),
+                                            ("move two", "left empty", "empty", "M3")]
+    assert "move one Ra8+ gives check" in browser.text("last-turn")
+    assert [rule for rule, _ in reasons_in_line(browser)] == ["M3"]
+    browser.screenshot(tmp_path / "marseillais-check.png")
+    assert browser.console_errors() == []
+
+
+def test_double_move_turn_with_and_without_the_double_move(browser, tmp_path):
+    mate_by_clicks(browser)                           # seed 000: Qg8+,Qh7# with the Double Move
+    assert slots(browser, "last-slots") == [("first half", "Qg8+", "played", None),
+                                            ("second half", "Qh7#", "played", None)]
+    assert reasons_in_line(browser) == []             # both slots filled: nothing ended early
+    browser.screenshot(tmp_path / "double-move-used.png")
+    browser.open()
+    browser.variant("double-move")
+    browser.square("e2")
+    browser.square("e4")                              # an ordinary move: the turn is one move
+    assert slots(browser, "last-slots") == [("first half", "e4", "played", None),
+                                            ("second half", "left empty", "empty", "DM-ability")]
+    assert "Double Move not used" in browser.text("last-turn")
+    browser.screenshot(tmp_path / "double-move-unused.png")
+    assert browser.console_errors() == []
+
+
+def test_symmetric_monster_drop_fills_one_action_slot(browser, tmp_path):
+    browser.open()
+    browser.variant("symmetric-monster")
+    browser.set_fen(SM_FEN)
+    browser.square("e0")
+    browser.square("e1")                              # the first double action
+    assert slots(browser) == [("first action", "*e1", "played", None),
+                              ("second action", "to play now", "next", None)]
+    browser.find('#hand button[data-drop="K"]').click()
+    browser.idle()
+    browser.square("e0")                              # the drop is the second action (S8)
+    assert slots(browser, "last-slots") == [("first action", "*e1", "played", None),
+                                            ("second action", "*K@e0", "played", None)]
+    browser.square("a7")
+    browser.square("a6")                              # a single-piece move: a whole turn (S4)
+    assert slots(browser, "last-slots")[1][2:] == ("empty", "S4")
+    browser.screenshot(tmp_path / "drop-action.png")
+    assert browser.console_errors() == []
+
+
+def square_x(browser, name):
+    return float(browser.find(f'#board rect.square[data-square="{name}"]').get_attribute("x"))
+
+
+def test_flip_draws_the_board_from_blacks_side_and_it_still_plays(browser, tmp_path):
+    browser.open()
+    assert square_x(browser, "a1") < square_x(browser, "h1")
+    browser.click("flip")
+    assert square_x(browser, "a1") > square_x(browser, "h1")
+    assert browser.find("#flip").get_attribute("aria-pressed") == "true"
+    assert "Black at the bottom" in browser.text("orientation")
+    browser.square("e2")
+    browser.square("e4")
+    assert browser.piece("e4") == "P" and square_x(browser, "a1") > square_x(browser, "h1")
+    browser.screenshot(tmp_path / "flipped.png")
+    browser.click("flip")
+    assert square_x(browser, "a1") < square_x(browser, "h1")
+    assert browser.console_errors() == []
+
+
+def type_move(browser, text):
+    field = browser.driver.find_element(browser.by.ID, "move-text")
+    field.clear()
+    field.send_keys(text)
+    browser.click("play-text")
+
+
+def test_a_typed_turn_is_played_and_a_refused_one_explained(browser, tmp_path):
+    browser.open()
+    browser.variant("double-move")
+    browser.set_fen(MATE_FEN)
+    type_move(browser, "Qg8+,Qh7#")                   # seed 000's whole turn, typed in SAN
+    assert "checkmate" in browser.text("status") and "1. Qg8+,Qh7#" in browser.text("line")
+    assert browser.piece("h7") == "Q"
+    browser.wait.until(lambda d: "White played Qg8+. White played Qh7#." in
+                       d.find_element(browser.by.ID, "announce").text)
+    type_move(browser, "Kxh7")                        # Black's refuted defence: explained
+    assert "h7 is attacked by the pawn on g6" in browser.text("explanation")
+    browser.screenshot(tmp_path / "typed.png")
+    browser.click("dismiss")
+    browser.click("undo")
+    browser.click("undo")
+    type_move(browser, "b3g8,")                        # a first half in coordinates, then SAN
+    type_move(browser, "Qh7#")
+    assert "checkmate" in browser.text("status")
+    assert browser.console_errors(allowed=("status of 400",)) == []
+
+
+def test_a_move_made_with_the_keyboard_only(browser, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+    browser.open()
+    board = browser.driver.find_element(browser.by.ID, "board")
+    board.send_keys(Keys.ARROW_UP)                     # the focus starts on White's first piece, a1
+    keys = [Keys.ARROW_DOWN, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT,
+            Keys.ARROW_UP]                             # ... to e2
+    for key in keys:
+        board.send_keys(key)
+    browser.wait.until(lambda d: "white pawn on e2" in d.find_element(browser.by.ID, "announce").text)
+    board.send_keys(Keys.ENTER)                        # pick up the pawn
+    browser.idle()
+    assert browser.targets() == {"e3", "e4"}
+    board.send_keys(Keys.ARROW_UP)
+    board.send_keys(Keys.ARROW_UP)
+    board.send_keys(Keys.ENTER)                        # put it down on e4
+    browser.idle()
+    assert browser.piece("e4") == "P" and browser.piece("e2") is None
+    browser.wait.until(lambda d: "White played e4" in d.find_element(browser.by.ID, "announce").text)
+    browser.screenshot(tmp_path / "keyboard.png")
+    assert browser.console_errors() == []
+
+
+def test_every_square_and_piece_has_an_accessible_name(browser):
+    browser.open()
+    browser.variant("symmetric-monster")
+    browser.set_fen(SM_FEN)
+    squares = browser.driver.find_elements(browser.by.CSS_SELECTOR, "#board rect.square")
+    names = {r.get_attribute("data-square"): r.get_attribute("aria-label") for r in squares}
+    assert len(names) == 72 and all(names.values())
+    assert names["d0"] == "d0, extra square, empty"
+    assert names["g1"] == "white knight on g1" and names["e4"] == "e4, empty"
+    assert names["c0"] == "white double-pawn on c0, extra square"
+    for piece in browser.driver.find_elements(browser.by.CSS_SELECTOR, "#board g.piece"):
+        assert piece.get_attribute("aria-label").endswith(piece.get_attribute("data-square")) or \
+            "extra square" in piece.get_attribute("aria-label")
+    live = browser.find("#announce")
+    assert live.get_attribute("aria-live") == "polite"
+
+
+def test_a_phone_screen_shows_the_whole_board_first(browser, tmp_path):
+    driver = browser.driver
+    # the viewport of a 390 x 844 phone screen, exactly (a window size would include the frame)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        browser.open()
+        browser.variant("symmetric-monster")
+        view = driver.execute_script("return [window.innerWidth, window.innerHeight, window.scrollY];")
+        assert view[:2] == [390, 844]
+        board = driver.execute_script(
+            "const r = document.querySelector('#board svg').getBoundingClientRect();"
+            "return [r.left, r.top, r.right, r.bottom];")
+        facts = driver.execute_script("return document.getElementById('facts').getBoundingClientRect().top;")
+        assert view[2] == 0
+        assert board[0] >= 0 and board[1] >= 0 and board[2] <= view[0] and board[3] <= view[1], (board, view)
+        assert facts > board[3]                        # the panels come below the board
+        browser.screenshot(tmp_path / "phone.png")
+        browser.square("e2")
+        browser.square("e4")                           # and it plays there too
+        assert browser.piece("e4") == "P"
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert browser.console_errors() == []
+
+
+def test_a_fen_between_the_halves_shows_the_earlier_half_as_played_before_it(browser, tmp_path):
+    # seed 000 after Qg8+ opened White's Double Move (ruling D1: field 7 "-Bm")
+    browser.open()
+    browser.variant("double-move")
+    browser.set_fen("r2q2Qk/ppp3p1/2np2Pp/5b2/3P1B2/6P1/PPP2P2/3R2K1 w - - 1 1 -Bm")
+    assert slots(browser) == [("first half", "before this position", "played", None),
+                              ("second half", "to play now", "next", None)]
+    browser.square("g8")
+    browser.square("h7")
+    assert not browser.visible("message") and "checkmate" in browser.text("status")
+    assert slots(browser, "last-slots") == [("first half", "before this position", "played", None),
+                                            ("second half", "Qh7#", "played", None)]
+    assert browser.text("line") == "1. Qh7#" and reasons_in_line(browser) == []
+    browser.screenshot(tmp_path / "between-halves.png")
+    assert browser.console_errors() == []

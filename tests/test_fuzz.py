@@ -67,7 +67,8 @@ def documented_codes() -> set[str]:
 
 CODES = documented_codes() - {"internal-error"}
 CLI_CODES = CODES | {"usage"}
-OUTCOMES: dict[str, Counter] = {"protocol": Counter(), "cli": Counter(), "case-file": Counter()}
+OUTCOMES: dict[str, Counter] = {"protocol": Counter(), "cli": Counter(), "case-file": Counter(),
+                                 "engine": Counter(), "special-file": Counter()}
 WORST = {"seconds": 0.0, "peak_rss": 0}
 
 
@@ -559,3 +560,223 @@ def test_fuzz_case_files(examples):
 @sizes(60, 1_000)
 def test_fuzz_damaged_case_files(examples):
     fuzz(examples, judge_case_file, file_text=damaged_files())
+
+
+@corpus("case-file-text")
+def test_corpus_case_file_text_gets_its_outcome(entry):
+    assert judge_case_file(expand(entry["text"])) == entry["expect"], entry["name"]
+
+
+# ------------------------------------------------------------ round two: files and engines
+
+TOYS = ROOT / "tests" / "toy_engines"
+INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")   # (tab and newline are layout)
+
+
+def special_files(tmp: Path) -> dict[str, Path]:
+    """{fifo}: a FIFO nobody writes or reads; {null}: a private null device (skipped unless
+    this may make one: root on Linux); {dir}: a directory; {link-out}: a link leaving tmp/tree
+    (reports follow it); {gen-tree}: a case tree whose chess/generated-perft.json is a link
+    out of it (generate refuses it)."""
+    files = {"fifo": tmp / "fifo", "dir": tmp / "dir", "null": tmp / "null",
+             "link-out": tmp / "tree" / "link"}
+    os.mkfifo(files["fifo"])
+    files["dir"].mkdir()
+    (tmp / "tree").mkdir()
+    (tmp / "outside").write_text("mine")
+    files["link-out"].symlink_to(tmp / "outside")
+    files["gen-tree"] = tmp / "gen-tree"   # a case tree whose generated file leads outside
+    (files["gen-tree"] / "chess").mkdir(parents=True)
+    (tmp / "outside-generated.json").write_text('{"generated": true}\n')
+    (files["gen-tree"] / "chess" / "generated-perft.json").symlink_to(tmp / "outside-generated.json")
+    try:
+        os.mknod(files["null"], 0o20666, os.makedev(1, 3))
+    except (PermissionError, OSError, AttributeError):
+        del files["null"]
+    return files
+
+
+def with_files(argv, files) -> list[str]:
+    out = []
+    for word in argv:
+        for name, path in files.items():
+            word = word.replace("{" + name + "}", str(path))
+        if "{" in word and "}" in word:
+            pytest.skip(f"this system cannot make the special file {word}")
+        out.append(word)
+    return out
+
+
+def kinds(files) -> dict[str, int]:
+    return {name: os.lstat(path).st_mode & 0o170000 for name, path in files.items()}
+
+
+def special_file_outcome(argv, tmp: Path) -> str:
+    """Run one command naming special files; check nothing was replaced and the answer was a
+    clean exit or one ``error: CODE:`` line; "written-through" (exit 0) or the code."""
+    files = special_files(tmp)
+    before = kinds(files)
+    status, out, err = run_cli(with_files(argv, files) + (["-q"] if argv[0] == "run" else []))
+    assert kinds(files) == before, (argv, err[-500:])   # (a link stays a link: followed)
+    if argv[0] == "generate":
+        assert (tmp / "outside-generated.json").read_text() == '{"generated": true}\n'
+    if status == 0:
+        code = "written-through"
+    else:
+        match = re.search(r"^error: ([a-z-]+): ", err, re.M)
+        assert status == 2 and match, (argv, status, err[-500:])
+        code = match.group(1)
+    OUTCOMES["special-file"][code] += 1
+    return code
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a Unix thing")
+@corpus("input")
+def test_corpus_special_input_file_gets_its_code(entry, tmp_path):
+    assert special_file_outcome(entry["argv"], tmp_path) == entry["expect"], entry["name"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a Unix thing")
+@corpus("output")
+def test_corpus_special_output_file_gets_its_outcome(entry, tmp_path):
+    assert special_file_outcome(entry["argv"], tmp_path) == entry["expect"], entry["name"]
+
+
+def engine_outcome(engine_argv, patterns, tmp: Path, more=()) -> tuple[int, set]:
+    """``doublecheck run`` against a toy engine: the JSON report is strict JSON, nothing the
+    engine sent reaches the text, markdown or JUnit report unescaped; (exit status, outcomes)."""
+    engine = " ".join([sys.executable, str(TOYS / engine_argv[0]), *engine_argv[1:]])
+    report, junit = tmp / "report.json", tmp / "junit.xml"
+    status, out, err = run_cli(["run", "-q", "--engine", engine, "--variant", "chess", *patterns,
+                                "--json", str(report), "--junit", str(junit), *more])
+    for shown in (out, err) + ((junit.read_text(),) if junit.exists() else ()):
+        assert not INVISIBLE.search(shown), INVISIBLE.search(shown)
+        assert max(map(len, shown.splitlines()), default=0) <= MAX_MESSAGE + 400
+    outcomes = set()
+    if report.exists():
+        data = json.loads(report.read_text(), parse_constant=lambda c: pytest.fail(f"{c} in the report"))
+        outcomes = {c["outcome"] for c in data["cases"]}
+    OUTCOMES["engine"][f"exit {status}"] += 1
+    return status, outcomes
+
+
+@corpus("engine")
+def test_corpus_hostile_engine_gets_its_outcomes(entry, tmp_path):
+    status, outcomes = engine_outcome(entry["engine"], entry["patterns"], tmp_path)
+    assert status == entry["exit"] and outcomes <= set(entry["outcomes"]), (status, outcomes)
+    if "error" in entry["outcomes"] and entry["outcomes"] == ["error"]:
+        assert outcomes == {"error"}
+
+
+@st.composite
+def special_argv(draw):
+    """A run or a lookup naming a special file as an input or an output."""
+    special = draw(st.sampled_from(["{fifo}", "{null}", "{dir}", "{link-out}", "/dev/zero"]))
+    option = draw(st.sampled_from(["--xfail", "--json", "--junit", "--html", "--write-xfail",
+                                   "--cases-dir", "svg", "pgn"]))
+    if option == "svg":
+        return ["svg", "-o", special]
+    if option == "pgn":
+        return ["play", "--moves", "e2e4", "--pgn", special]
+    extra = ["--force"] if option == "--write-xfail" else []
+    return ["run", "chess/castling/white-both-wings-legal", option, special, *extra]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are a Unix thing")
+@sizes(4, 60)
+def test_fuzz_special_files(examples):
+    def check(argv):
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                special_file_outcome(argv, Path(tmp))
+            except pytest.skip.Exception:
+                OUTCOMES["special-file"]["no device"] += 1
+    fuzz(examples, check, argv=special_argv())
+
+
+# Hostile answers, from an adapter in this process: every report must still be written,
+# strict JSON and free of control characters, whatever the engine returned.
+
+hostile_text = st.one_of(st.text(max_size=30), st.sampled_from(
+    ["\x1b[2J", "\r\nOK: 99 passed", "\x1b]0;title\x07", "\u202egnp.exe", "\ud800", "\x00", "x" * 5000]))
+hostile_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10 ** 30, 10 ** 30) | st.floats() | hostile_text,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(hostile_text, inner, max_size=5),
+    max_leaves=20)
+
+
+@st.composite
+def hostile_answers(draw):
+    kind = draw(st.sampled_from(["moves", "error", "extra", "deep", "name"]))
+    if kind == "moves":
+        return {"moves": draw(st.lists(hostile_text, max_size=30))}
+    if kind == "error":
+        raise_code = draw(st.sampled_from(["internal-error", "unsupported", "invalid-fen",
+                                           "\x1b[31mcode"]))
+        return {"__raise__": (raise_code, draw(hostile_text))}
+    if kind == "deep":
+        value = draw(hostile_values)
+        for _ in range(draw(st.integers(0, 900))):
+            value = [value]
+        return {"moves": ["e1g1"], "extra": value}
+    return {"moves": ["e1g1"], "extra": draw(hostile_values)}
+
+
+class HostileAdapter:
+    def __init__(self, answer):
+        self.answer = answer
+
+    def hello(self):
+        return {"name": "hostile\x1b[2J", "variants": ["chess"], "ops": ["moves", "play"]}
+
+    def handle(self, request):
+        if "__raise__" in self.answer:
+            from doublecheck.adapter import EngineError
+            raise EngineError(*self.answer["__raise__"])
+        return self.answer
+
+
+def castling_cases(found=[]):
+    """Two castling cases (loaded once: loading the whole tree for each input is slow)."""
+    if not found:
+        found += [c for c in load_cases()[0] if c.id.startswith("chess/castling/")][:2]
+    return found
+
+
+def check_hostile_answer(answer):
+    from doublecheck.harness import report as reports
+    from doublecheck.harness.engines import AdapterEngine
+    from doublecheck.harness.runner import Run, RunOptions, run_cases
+    cases = castling_cases()
+    engine = AdapterEngine(HostileAdapter(answer), timeout=10)
+    results = run_cases(cases, engine, RunOptions())
+    run = Run(results, [], engine.name, "hostile adapter", claims=engine.hello(), selected=len(cases))
+    out = io.StringIO()
+    reports.text(run, out)
+    reports.markdown(run, out)
+    shown = out.getvalue() + reports.junit(run)
+    assert not INVISIBLE.search(shown), INVISIBLE.search(shown)
+    json.loads(json.dumps(reports.as_json(run), allow_nan=False))
+    OUTCOMES["engine"]["in-process: " + ",".join(sorted({r.outcome for r in results}))] += 1
+
+
+@sizes(40, 1_000)
+def test_fuzz_hostile_answers(examples):
+    fuzz(examples, check_hostile_answer, answer=hostile_answers())
+
+
+# Protocol lines with many quotes, backslashes and brackets, up to a megabyte: each is
+# answered (the pre-check is linear; see benchmarks/precheck_bench.py).
+
+@st.composite
+def quoted_lines(draw):
+    unit = draw(st.sampled_from(['"', '\\"', '"\\', "\\", '["', '{"a":"', "[", "]", '\\\\"']))
+    size = draw(st.sampled_from([1, 100, 10_000, 65_536, 300_000, 1_000_000]))
+    head = draw(st.sampled_from(["", "[" * 65, '{"id":1,"op":"fen","variant":"chess","x":' + "[" * 65]))
+    return (head + unit * (size // len(unit))).encode()
+
+
+@needs_proc
+@sizes(20, 400)
+def test_fuzz_protocol_lines_with_many_quotes(server, examples):
+    fuzz(examples, lambda line: judge(server, line), line=quoted_lines())

@@ -203,8 +203,8 @@ def test_wrong_id_is_a_protocol_error(capsys, tmp_path, tree):
     assert outcomes.pop("chess/toy/trigger-moves") == "error"
     assert set(outcomes.values()) == {"passed"}  # the late answer did not leak into later cases
     line = lines_of(report, "chess/toy/trigger-moves")[0]
-    found = re.fullmatch(r"protocol-error: the answer has id (\d+), the request had id (\d+); "
-                         r"it will be restarted", line)
+    found = re.fullmatch(r"protocol-error: the answer has id (\d+), an id no request had; the "
+                         r"request had id (\d+); it will be restarted", line)
     assert found and int(found[1]) == int(found[2]) + 1000
 
 

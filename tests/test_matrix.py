@@ -40,7 +40,16 @@ def test_no_inconsistency(real):
 def test_every_variant_has_identity_components(real):
     for variant in real.variants:
         for comp in ("identity:placement", "identity:turn", "identity:castling", "identity:en-passant"):
-            assert variant in real.components[comp], (comp, variant)
+            assert variant in real.components[comp] or variant in real.absent.get(comp, {}), (comp, variant)
+
+
+def test_every_variant_has_both_parts_of_its_castling_rights(real):
+    """...unless it has no castling at all, and its catalogue says so (components_absent)."""
+    for variant in real.variants:
+        for comp in ("identity:castling:mover", "identity:castling:other",
+                     "fen:castling:mover", "fen:castling:other"):
+            if variant not in real.absent.get(comp, {}):
+                assert min(real.components[comp][variant].values()) >= 1, (comp, variant)
 
 
 def test_not_tested_reasons_are_sentences(real):
@@ -196,6 +205,96 @@ def test_one_variant_only(tree):
     assert m.rules["G3"] == {} and "identity:turn" not in m.components
 
 
+# ------------------------------------------------------------ parts of a side-owned component
+
+PART_RULES = [
+    {"id": "G3", "title": "t", "statement": "s", "source": "x", "variants": ["chess"],
+     "components": ["identity:castling:other"]},
+    {"id": "D1", "title": "t", "statement": "s", "source": "x", "variants": ["double-move"],
+     "components": ["fen:abilities:mover"]},
+]
+
+
+def part_cases():
+    other = ["identity:castling", "identity:castling:other"]
+    mover = ["fen:abilities", "fen:abilities:mover"]
+    return {
+        "chess": [case("chess", "white", ["G3"], other + ["colour:white"]),
+                  case("chess", "black", ["G3"], other + ["colour:black"])],
+        "double-move": [case("double-move", "white", ["D1"], mover + ["colour:white"]),
+                        case("double-move", "black", ["D1"], mover + ["colour:black"])],
+    }
+
+
+def part_rules():
+    rules = [dict(r) for r in PART_RULES]
+    rules[0]["components"] = ["identity:castling"] + rules[0]["components"]
+    rules[1]["components"] = ["fen:abilities"] + rules[1]["components"]
+    return rules
+
+
+def test_a_part_has_a_side_per_owner(tree):
+    cases = part_cases()
+    cases["chess"].append(case("chess", "counted", ["G3"], ["identity:castling"], {"status": STATUS_THREEFOLD}))
+    m = matrix.build(*tree(part_rules(), cases))
+    assert m.gaps == [] and m.problems == []
+    assert matrix.sides_of("identity:castling:other") == ("white", "black")
+    assert m.components["identity:castling:other"] == {"chess": {"white": 1, "black": 1}}
+    assert m.components["fen:abilities:mover"] == {"double-move": {"white": 1, "black": 1}}
+
+
+def test_a_part_without_one_owner_is_a_gap(tree):
+    cases = part_cases()
+    cases["chess"][1]["covers"] = ["identity:castling", "colour:black"]
+    cases["chess"].append(case("chess", "counted", ["G3"], ["identity:castling"], {"status": STATUS_THREEFOLD}))
+    m = matrix.build(*tree(part_rules(), cases))
+    assert [matrix.gap_text(g) for g in m.gaps] == [
+        "identity:castling:other in chess has no case on the side 'black'"]
+
+
+def test_an_identity_part_needs_a_status_counting_no_repetition(tree):
+    cases = part_cases()
+    cases["chess"][0]["expect"] = {"status": STATUS_THREEFOLD}
+    m = matrix.build(*tree(part_rules(), cases))
+    assert m.components["identity:castling:other"]["chess"] == {"white": 0, "black": 1}
+    assert m.problems == ["case chess/topic/white: covers identity:castling:other but has no colour:white or "
+                          "colour:black tag and an expected status counting no repetition"]
+
+
+def test_a_fen_part_needs_a_colour_tag(tree):
+    cases = part_cases()
+    cases["double-move"][1]["covers"] = ["fen:abilities", "fen:abilities:mover"]
+    cases["double-move"].append(case("double-move", "black-whole", ["D1"], ["fen:abilities", "colour:black"]))
+    cases["chess"].append(case("chess", "counted", ["G3"], ["identity:castling"], {"status": STATUS_THREEFOLD}))
+    m = matrix.build(*tree(part_rules(), cases))
+    assert m.problems == [f"case double-move/topic/black: covers {comp} but has no "
+                          "colour:white or colour:black tag" for comp in ("fen:abilities", "fen:abilities:mover")]
+    assert [matrix.gap_text(g) for g in m.gaps] == [
+        "fen:abilities:mover in double-move has no case on the side 'black'"]
+
+
+def test_cli_shows_the_parts_and_exits_1_while_one_is_uncovered(tree, capsys):
+    cases = part_cases()
+    cases["chess"].append(case("chess", "counted", ["G3"], ["identity:castling"], {"status": STATUS_THREEFOLD}))
+    tree(part_rules(), cases)
+    assert main(["rules", "--matrix", "--cases-dir", str(tree.root)]) == 0
+    out = capsys.readouterr().out
+    assert "identity:castling:other (white/black)" in out
+    assert "parts: <component>:mover = the side to move's part; <component>:other = the other side's part" in out
+    cases["double-move"].pop()
+    tree(part_rules(), cases)
+    assert main(["rules", "--matrix", "--cases-dir", str(tree.root)]) == 1
+    assert "gap: fen:abilities:mover in double-move has no case on the side 'black'" in capsys.readouterr().out
+
+
+def test_the_schema_knows_each_part():
+    words = matrix.vocabulary()
+    for comp in ("identity:castling", "identity:abilities", "identity:hand", "fen:castling",
+                 "fen:abilities", "fen:hand", "fen:en-passant"):
+        assert f"{comp}:mover" in words and f"{comp}:other" in words
+    assert [w for w in words if matrix.part_of(w)] == [w for w in words if w.count(":") == 2]
+
+
 # ------------------------------------------------------------ the command line
 
 def test_cli_text_and_json(tree, capsys):
@@ -224,8 +323,8 @@ def test_cli_bad_combinations(tree, capsys):
     tree(RULES, full_cases())
     assert main(["rules", "G1", "--matrix", "--cases-dir", str(tree.root)]) == 2
     assert capsys.readouterr().err.startswith("error: usage: ")
-    assert main(["rules", "--variant", "chess", "--cases-dir", str(tree.root)]) == 2
-    assert capsys.readouterr().err.startswith("error: usage: ")
+    assert main(["rules", "--variant", "shogi", "--cases-dir", str(tree.root)]) == 2
+    assert "unknown-variant" in capsys.readouterr().err
     assert main(["rules", "--matrix", "--variant", "shogi", "--cases-dir", str(tree.root)]) == 2
     assert "unknown-variant" in capsys.readouterr().err
 

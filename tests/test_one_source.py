@@ -56,9 +56,19 @@ def test_generate_writes_a_new_variant_into_the_schemas(monkeypatch):
     monkeypatch.setattr(derived, "REGISTRY", {**REGISTRY, "toy-variant": "tests:Toy"})
     data = json.loads(derived.schema_text(text))
     assert data["$defs"]["variant"]["enum"][-1] == "toy-variant"
-    assert re.match(data["$defs"]["case"]["properties"]["id"]["pattern"], "toy-variant/turns/one")
+    assert re.match(data["$defs"]["case-id"]["pattern"], "toy-variant/turns/one")
     changed = [a for a, b in zip(derived.schema_text(text).splitlines(), text.splitlines()) if a != b]
     assert len(changed) == 2, "only the variant lists are rewritten"
+
+
+def test_generate_rewrites_only_the_marked_lists():
+    """An enum that happens to hold "chess" or "perft" elsewhere in a schema is the schema's own."""
+    text = json.dumps({"$defs": {"variant": {"enum": ["chess"]}, "op": {"enum": ["perft"]}},
+                       "properties": {"game": {"enum": ["chess", "go"]}, "count": {"enum": ["perft", "divide"]}}})
+    data = json.loads(derived.schema_text(text))
+    assert data["$defs"]["variant"]["enum"] == list(REGISTRY)
+    assert data["$defs"]["op"]["enum"] == list(api.OPS)
+    assert data["properties"] == {"game": {"enum": ["chess", "go"]}, "count": {"enum": ["perft", "divide"]}}
 
 
 def test_protocol_doc_hello_lists_the_registry():
@@ -158,3 +168,15 @@ def test_the_deep_perft_benchmark_measures_every_variant(monkeypatch):
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
     assert {name for name, _, _ in bench.VARIANT_STARTS} == set(REGISTRY)
+
+
+def test_every_operation_has_one_row_and_an_unknown_one_is_an_error():
+    """doublecheck.lookups.operations is the one table of the operations (text, help, desk)."""
+    from doublecheck.lookups.commands import as_text
+    from doublecheck.lookups.operations import OPERATIONS
+    from doublecheck.oracle.errors import RulesError
+    assert set(OPERATIONS) == set(api.OPS) == set(api.ANSWERS)
+    assert as_text("fen", {"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}) == "8/8/8/8/8/8/8/8 w - - 0 1"
+    with pytest.raises(RulesError) as e:
+        as_text("evaluate", {"fen": "x"})
+    assert e.value.code == "unsupported"

@@ -25,7 +25,7 @@ except ImportError:
     distributed = None
 
 needs_dask = pytest.mark.skipif(distributed is None and os.environ.get("CI") != "true",
-                                reason="dask.distributed is not installed: pip install 'doublecheck[cluster]'")
+                                reason="dask.distributed is not installed: pip install 'doublecheck-chess[cluster]'")
 
 class KillOnce(Progress):
     """A progress line that, once `after` subtrees are counted, calls `kill` (once)."""

@@ -48,13 +48,29 @@ def test_symmetric_monster_extra_squares_and_double_pieces():
     root = parsed(svg_for("symmetric-monster"))
     drawn = {g.get("data-square"): g for g in root.iter(f"{NS}g") if g.get("class") == "piece"}
     assert {"c0", "d0", "e0", "f0", "c9", "d9", "e9", "f9"} <= set(drawn)
-    ring = drawn["c0"].findall(f"{NS}circle")
-    single = drawn["e1"].findall(f"{NS}circle")
-    assert len(ring) == 2 and len(single) == 1          # the double ring marks a double-piece
+    doubled = drawn["c0"].findall(f"{NS}g")
+    single = drawn["e1"].findall(f"{NS}g")
+    assert len(doubled) == 2 and len(single) == 1       # a double-piece is its figure drawn twice
+    assert drawn["c0"].get("aria-label") == "white double-pawn on c0, extra square"
+    assert drawn["e1"].get("aria-label") == "white king on e1"
+    names = {r.get("data-square"): r.get("aria-label") for r in squares(root)}
+    assert names["d4"] == "d4, empty" and names["c0"] == "white double-pawn on c0, extra square"
+    assert names["b1"] == "white knight on b1"
     # no square is drawn where rank 0 has no square: x positions on rank 0 are c..f only
     xs = sorted({float(r.get("x")) for r in squares(root) if float(r.get("y")) == max(
         float(s.get("y")) for s in squares(root))})
     assert len(xs) == 4
+
+
+def test_pieces_are_figures_from_the_one_drawing_file_not_letters():
+    from doublecheck.lookups.figures import drawings
+    root = parsed(svg_for("chess"))
+    pieces = [g for g in root.iter(f"{NS}g") if g.get("class") == "piece"]
+    assert not [t for g in pieces for t in g.iter(f"{NS}text")]      # no lettered discs
+    knight = next(g for g in pieces if g.get("data-square") == "g1")
+    drawn = [p.get("d") for p in knight.iter(f"{NS}path")]
+    assert drawn == [d for _kind, d in drawings()["N"]]
+    assert set(drawings()) == set("KQRBNP")
 
 
 def test_turn_drawn_as_numbered_arrows():
@@ -239,3 +255,27 @@ def test_report_renders_in_headless_chromium(results, tmp_path):
     assert ink > 0.05 * (width // 3) * (height // 3)       # not a blank page
     board_colours = {bytes.fromhex(c[1:]) for c in ("#efe6d2", "#b08a63")}
     assert board_colours <= colours                        # the board squares were painted
+
+
+def test_a_damaged_install_without_the_figures_is_a_clear_error(tmp_path, monkeypatch):
+    from doublecheck.casefiles import DataError
+    from doublecheck.lookups import figures
+
+    class Elsewhere:                        # a package folder whose static files lack figures.svg
+        @staticmethod
+        def files(_package):
+            return tmp_path
+    (tmp_path / "static").mkdir()
+    monkeypatch.setattr(figures, "resources", Elsewhere)
+    figures.drawings.cache_clear()
+    try:
+        with pytest.raises(DataError) as missing:
+            svg_for("chess")
+        assert missing.value.code == "figures-not-found"
+        (tmp_path / "static" / "figures.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg">'
+                                                         '<g id="K"><path d="M0 0"/></g></svg>')
+        figures.drawings.cache_clear()
+        with pytest.raises(DataError, match="no drawing for Q, R, B, N, P"):
+            svg_for("chess")
+    finally:
+        figures.drawings.cache_clear()

@@ -14,7 +14,6 @@ The distribution installs this one package.  Inside it:
 """
 
 
-
 def __getattr__(name: str):
     """``__version__``, read from the installed metadata when first asked for (importing
     ``importlib.metadata`` costs more than many commands take in all)."""
@@ -24,7 +23,7 @@ def __getattr__(name: str):
 
     global __version__
     try:
-        __version__ = metadata.version("doublecheck")
+        __version__ = metadata.version("doublecheck-chess")   # the distribution; the import name is doublecheck
     except metadata.PackageNotFoundError:  # imported from a tree that was never installed
         __version__ = "0+unknown"
     return __version__

@@ -29,7 +29,7 @@ from typing import Protocol
 
 from doublecheck.oracle.api import OPS, PROTOCOL_VERSION, VARIANTS, perft_request
 from doublecheck.oracle.errors import (ILLEGAL_MOVE, INVALID_FEN, INVALID_MOVE_TEXT, INVALID_REQUEST,
-                                       UNKNOWN_VARIANT, UNSUPPORTED)
+                                       UNKNOWN_VARIANT, UNSUPPORTED, EngineError)
 
 __all__ = ["Adapter", "EngineError", "serve", "OPS", "VARIANTS", "PROTOCOL_VERSION", "ERROR_CODES",
            "INVALID_FEN", "ILLEGAL_MOVE", "INVALID_MOVE_TEXT", "INVALID_REQUEST", "UNKNOWN_VARIANT",
@@ -48,19 +48,6 @@ class Adapter(Protocol):
 
     def handle(self, request: dict) -> dict:
         """The answer's fields for one request (``{"moves": [...]}``), or raise EngineError."""
-
-
-class EngineError(Exception):
-    """Raise from ``handle`` to refuse a request with one of ERROR_CODES and a message for people.
-
-    Any exception with a string ``code`` attribute and a ``message`` is taken
-    the same way; any other exception is reported as the adapter's internal error.
-    """
-
-    def __init__(self, code: str, message: str):
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
 
 
 def serve(adapter, stdin=None, stdout=None) -> int:

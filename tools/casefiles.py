@@ -51,14 +51,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from doublecheck.limits import MAX_DATA_FILE_BYTES, TooDeep, loads
-from doublecheck.oracle import api, notation, variants
-from doublecheck.oracle.errors import RulesError, clip, quote
+from doublecheck.oracle import variants
+from doublecheck.oracle.errors import CASES_NOT_FOUND, SCHEMA_UNUSABLE, RulesError, clip, quote
 from doublecheck.oracle.limits import check_perft_depth
 from doublecheck.packaged import CASES_DIR, SCHEMAS_DIR
 from doublecheck.validcache import Record, file_key
 
-CASES_NOT_FOUND = "cases-not-found"        # the case tree is missing or holds nothing usable
-SCHEMA_UNUSABLE = "schema-unusable"        # a schema file is missing, unreadable or not a schema
 
 
 class DataError(Exception):
@@ -70,9 +68,9 @@ class DataError(Exception):
         self.message = message
 
 
-RULES_GROUP_DIR = "rules"
 CASE_FILE_SCHEMA = "case-file.schema.json"
 RULES_SCHEMA = "rules.schema.json"
+RULES_GROUP_DIR = "rules"
 
 
 def check_cases_dir(cases_dir, need_cases: bool = True) -> Path:
@@ -81,7 +79,7 @@ def check_cases_dir(cases_dir, need_cases: bool = True) -> Path:
     path = Path(cases_dir)
     if not path.is_dir():
         what = "does not exist" if not path.exists() else "is not a directory"
-        hint = " (the installed package is damaged: reinstall doublecheck)" \
+        hint = " (the installed package is damaged: reinstall doublecheck-chess)" \
             if path == CASES_DIR else ""
         raise DataError(CASES_NOT_FOUND, f"the case tree {path} {what}{hint}")
     if need_cases and not any(path.glob("*/*.json")):
@@ -101,7 +99,7 @@ def schema(name: str) -> dict:
         Draft202012Validator.check_schema(data)
     except FileNotFoundError:
         raise DataError(SCHEMA_UNUSABLE, f"the schema {path} is missing "
-                                         f"(the installed package is damaged: reinstall doublecheck)") from None
+                                         f"(the installed package is damaged: reinstall doublecheck-chess)") from None
     except Exception as e:
         raise DataError(SCHEMA_UNUSABLE, f"the schema {path} cannot be used: "
                                          f"{type(e).__name__}: {clip(str(e), 240)}") from None
@@ -139,35 +137,70 @@ def warn_on_stderr(message: str) -> None:
     print(f"warning: {message}", file=sys.stderr)
 
 
+def catalogue_dir(cases_dir: Path) -> Path:
+    """The rule catalogue a case tree uses: its own ``rules/`` folder, or, for a tree without
+    one (a user's vectors, written by ``doublecheck generate --cases-dir``), the installed one."""
+    own = cases_dir / RULES_GROUP_DIR
+    return own if own.exists() else CASES_DIR / RULES_GROUP_DIR
+
+
 def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict], list[str]]:
     """All catalogue rules by id, and the problems found while loading them.
 
-    ``warn`` is called with a message for each entry skipped because it is not a regular file."""
+    The catalogue files of ``cases_dir`` come first, then those of each variant
+    plugin (``plugin_trees``).  A plugin whose catalogue has a problem is left
+    out, with a warning naming it, so one broken package never stops the rest.
+    ``warn`` is called with a message for each entry skipped because it is not a
+    regular file, and for each plugin left out."""
     cases_dir = Path(cases_dir)
     problems: list[str] = []
     rules: dict[str, dict] = {}
     defined_in: dict[str, Path] = {}
-    record = Record(SCHEMAS_DIR)
-    files = _regular_files((cases_dir / RULES_GROUP_DIR).glob("*.json"), cases_dir, warn)
+    catalogue = catalogue_dir(cases_dir)
+    files = _regular_files(catalogue.glob("*.json"), catalogue.parent, warn)
     if not files:
-        problems.append(f"{_show(cases_dir / RULES_GROUP_DIR, cases_dir)}: no rule catalogue files")
-    shared, untested = [], []
+        problems.append(f"{_show(catalogue, catalogue.parent)}: no rule catalogue files")
+    record = checked_record()
+    _add_group(files, catalogue.parent, rules, defined_in, problems, record)
+    for tree, ids in plugin_trees(cases_dir):
+        if tree == cases_dir:
+            continue
+        found, where_from, trouble = dict(rules), dict(defined_in), []
+        own = _regular_files((tree / RULES_GROUP_DIR).glob("*.json"), tree, warn)
+        _add_group(own, tree, found, where_from, trouble, record)
+        if not own:
+            trouble.append(f"{_show(tree / RULES_GROUP_DIR, tree)}: no rule catalogue files")
+        if trouble:
+            _leave_out(ids, trouble, warn)
+        else:
+            rules, defined_in = found, where_from
+    record.save()
+    return rules, problems
+
+
+def _add_group(files, root: Path, rules: dict, defined_in: dict, problems: list, record) -> None:
+    """Add the rules of catalogue ``files`` (below ``root``) to ``rules``, then their
+    ``shared`` and ``shared_not_tested`` maps (which may name rules of earlier groups)."""
+    shared, untested, absent = [], [], []
     for path in files:
-        where = _show(path, cases_dir)
-        data = _checked_file(path, cases_dir, RULES_SCHEMA, record, problems)
+        where = _show(path, root)
+        data, key, known = _read_checked(path, root, RULES_SCHEMA, record, problems)
         if data is None:
             continue
+        record.add(key)
         for rule in data["rules"]:
             rid = rule["id"]
             if rid in rules:
                 problems.append(f"{where}: rule {rid} is already defined in "
-                                f"{_show(defined_in[rid], cases_dir)}")
+                                f"{_show(defined_in[rid], root)}")
                 continue
             rules[rid] = rule
             defined_in[rid] = path
         shared += [(where, variant, ids) for variant, ids in data.get("shared", {}).items()]
         untested += [(where, variant, reasons)
                      for variant, reasons in data.get("shared_not_tested", {}).items()]
+        absent += [(where, variant, reasons)
+                   for variant, reasons in data.get("components_absent", {}).items()]
     for where, variant, ids in shared:  # rules of other files that a file's variant keeps
         for rid in ids:
             if rid not in rules:
@@ -184,8 +217,58 @@ def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict
             else:
                 rules[rid] = {**rules[rid], "not_tested": {**rules[rid].get("not_tested", {}),
                                                            variant: reason}}
-    record.save()
-    return rules, problems
+    for where, variant, reasons in absent:  # components a variant does not have at all
+        for comp, reason in reasons.items():
+            _mark_absent(rules, where, variant, comp, reason, problems)
+    for rid in rules:   # in registry order, however the files happened to be read
+        rules[rid] = _in_registry_order(rules[rid])
+
+
+def _in_registry_order(rule: dict) -> dict:
+    order = {v: i for i, v in enumerate(variants.VARIANT_NAMES)}
+    rank = lambda v: order.get(v, len(order))  # noqa: E731
+    out = {**rule, "variants": sorted(rule["variants"], key=rank)}
+    if "not_tested" in rule:
+        out["not_tested"] = dict(sorted(rule["not_tested"].items(), key=lambda item: rank(item[0])))
+    return out
+
+
+def _mark_absent(rules, where, variant, comp, reason, problems) -> None:
+    """Record on every rule of ``variant`` that defines ``comp`` that the variant lacks it
+    (the rule's ``components_absent``, read by the coverage matrix)."""
+    hit = [rid for rid, r in rules.items() if variant in r["variants"] and comp in r.get("components", [])]
+    if not hit:
+        problems.append(f"{where}: components_absent names {comp} for {variant}, but no rule of "
+                        f"{variant} has that component")
+    for rid in hit:
+        gone = {**rules[rid].get("components_absent", {})}
+        gone[variant] = {**gone.get(variant, {}), comp: reason}
+        rules[rid] = {**rules[rid], "components_absent": gone}
+
+
+def plugin_trees(cases_dir) -> list[tuple[Path, list[str]]]:
+    """(case tree, its variant ids) of every variant plugin package, for the variants whose
+    cases ``cases_dir`` does not hold itself: a case tree given with --cases-dir that has an
+    ``<id>/`` folder (written there by ``doublecheck generate --cases-dir``) is read instead
+    of the plugin's own."""
+    trees: dict[Path, list[str]] = {}
+    for v in variants.plugins():
+        tree = v.case_tree()
+        if tree == Path(cases_dir) or not (Path(cases_dir) / v.id).is_dir():
+            trees.setdefault(tree, []).append(v.id)
+    return list(trees.items())
+
+
+_told: set[str] = set()   # each plugin left out is said once per process, however often loaded
+
+
+def _leave_out(ids: list[str], trouble: list[str], warn) -> None:
+    who = variants.descriptor(ids[0]).plugin
+    for problem in trouble:
+        message = f"variant plugin {who}: {', '.join(ids)} left out: {problem}"
+        if message not in _told:
+            _told.add(message)
+            warn(message)
 
 
 def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False, wanted=None
@@ -203,55 +286,107 @@ def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False, wan
     """
     cases_dir = Path(cases_dir)
     rules, problems = load_rules(cases_dir, warn)
-    record = Record(SCHEMAS_DIR)
-    cases: list[Case] = []
-    first_seen: dict[str, Path] = {}
+    found = _CaseFiles(rules, deep, checked_record(), wanted)
     for path in _regular_files(cases_dir.glob("*.json"), cases_dir, warn):
         problems.append(f"{_show(path, cases_dir)}: case files belong in a variant directory")
-    for path in _regular_files(cases_dir.glob("*/*.json"), cases_dir, warn):
-        if path.parent.name == RULES_GROUP_DIR:
-            continue
-        refused: set = set()
-        data = _checked_file(path, cases_dir, CASE_FILE_SCHEMA, record, problems, wanted, refused)
+    plugin_dirs = {tree / v for tree, ids in plugin_trees(cases_dir) if tree != cases_dir for v in ids}
+    mine = [p for p in cases_dir.glob("*/*.json") if p.parent not in plugin_dirs]
+    found.add(_regular_files(mine, cases_dir, warn), cases_dir, problems)
+    for tree, ids in plugin_trees(cases_dir):
+        if tree == cases_dir or not any(v in r["variants"] for r in rules.values() for v in ids):
+            continue    # its catalogue was left out (load_rules said why)
+        trial, trouble = found.copy(), []
+        paths = [p for v in ids for p in (tree / v).glob("*.json")]
+        trial.add(_regular_files(paths, tree, warn), tree, trouble)
+        if trouble:
+            _leave_out(ids, trouble, warn)
+        else:
+            found = trial
+    found.record.save()
+    return found.cases, problems
+
+
+class _CaseFiles:
+    """The cases read so far, and the ids seen (an id is used once across all case trees)."""
+
+    def __init__(self, rules, deep, record, wanted=None):
+        self.rules, self.deep, self.record, self.wanted = rules, deep, record, wanted
+        self.cases: list[Case] = []
+        self.first_seen: dict[str, Path] = {}
+
+    def copy(self):
+        other = _CaseFiles(self.rules, self.deep, self.record, self.wanted)
+        other.cases, other.first_seen = list(self.cases), dict(self.first_seen)
+        return other
+
+    def add(self, paths, root: Path, problems: list[str]) -> None:
+        for path in paths:
+            if path.parent.name != RULES_GROUP_DIR:
+                self._add_file(path, root, problems)
+
+    def _add_file(self, path, root, problems) -> None:
+        where = _show(path, root)
+        data, key, known = _read_checked(path, root, CASE_FILE_SCHEMA, self.record, problems, self.wanted)
         if data is None:
-            continue
-        for case in _file_cases(path, data, _show(path, cases_dir), rules, first_seen, problems, cases_dir):
-            if case.id not in refused and (case.tier != "deep" or deep):
-                cases.append(case)
-    record.save()
-    return cases, problems
+            return
+        refused: set = set()
+        mine = [] if known else _case_file_problems(path, data, where, refused)
+        problems += mine
+        if not mine:
+            self.record.add(key)
+        for case in self._file_cases(path, data, where, root, problems):
+            if case.id not in refused and (case.tier != "deep" or self.deep):
+                self.cases.append(case)
+
+    def _file_cases(self, path, data, where, root, problems):
+        """The cases of one checked file; duplicate ids (across files) and unknown rule ids
+        are problems, checked on every load since they depend on other files."""
+        variant, topic = data["variant"], data["topic"]
+        for raw in data["cases"]:
+            cid = raw["id"]
+            here = f"{where}: case {cid}"
+            if cid in self.first_seen:
+                problems.append(f"{here}: duplicate id, first used in {_show(self.first_seen[cid], root)}")
+                continue
+            self.first_seen[cid] = path
+            for rid in raw["rules"]:
+                if rid not in self.rules:
+                    problems.append(f"{here}: unknown rule id '{rid}'")
+            yield Case(id=cid, variant=variant, topic=topic, rules=list(raw["rules"]),
+                       description=raw["description"], source=raw["source"],
+                       request={**raw["request"], "variant": variant}, expect=raw["expect"],
+                       path=path, generated=data["generated"], covers=list(raw.get("covers", [])),
+                       tier=data.get("tier", "default"))
 
 
-def _checked_file(path: Path, cases_dir: Path, schema_name: str, record: Record, problems: list[str],
-                  wanted=None, refused: set | None = None):
-    """The data of a case or catalogue file that passes its JSON and schema checks, or None.
+def checked_record() -> Record:
+    """The record of files that passed their checks, for these schemas, this checking code
+    and the variants installed now (a plugin changes what the schemas accept)."""
+    return Record(SCHEMAS_DIR, extra=",".join(variants.VARIANT_NAMES))
 
-    The checks that read one file only (JSON, schema, path, requests) are skipped for a
-    file the record knows, and a file that passes them all is recorded.  Their problems
-    are added to ``problems``; the ids of cases whose request the oracle would refuse
-    are added to ``refused``.  With ``wanted``, a case file none of whose cases is
-    wanted gives None, unchecked."""
-    where = _show(path, cases_dir)
+
+def _read_checked(path: Path, root: Path, schema_name: str, record: Record, problems: list[str],
+                  wanted=None):
+    """(data, key, known) for a file that reads as JSON and passes its schema, where ``key``
+    is its record key and ``known`` says the record has it (then nothing was checked:
+    the same bytes passed every check before); (None, key, known) otherwise, the
+    problems added.  With ``wanted``, a case file none of whose cases is wanted gives
+    None, unchecked."""
+    where = _show(path, root)
     try:
         text = read_data_text(path)
     except UnreadableFile as e:
         problems.append(f"{where}: {e}")
-        return None
-    key = file_key(path.relative_to(cases_dir).as_posix(), text.encode("utf-8"))
+        return None, None, False
+    key = file_key(path.relative_to(root).as_posix(), text.encode("utf-8"))
     if record.known(key):
-        data = json.loads(text)   # the same bytes passed every check before
-        return data if _is_wanted(data, wanted) else None
+        data = json.loads(text)
+        return (data if _is_wanted(data, wanted) else None), key, True
     ok, data = _parse_json(text, where, problems)
-    if not ok or not _is_wanted(data, wanted):
-        return None
-    if not _valid(_validator(schema_name, problems), data, where, problems):
-        return None
-    mine = _case_file_problems(path, data, where, refused if refused is not None else set()) \
-        if schema_name == CASE_FILE_SCHEMA else []
-    problems += mine
-    if not mine:
-        record.add(key)
-    return data
+    if not ok or not _is_wanted(data, wanted) or not _valid(_validator(schema_name, problems), data, where,
+                                                                problems):
+        return None, key, False
+    return data, key, False
 
 
 def _is_wanted(data, wanted) -> bool:
@@ -284,27 +419,6 @@ def _case_file_problems(path: Path, data: dict, where: str, refused: set) -> lis
     return out
 
 
-def _file_cases(path, data, where, rules, first_seen, problems, cases_dir):
-    """The cases of one checked file; duplicate ids (across files) and unknown rule ids
-    are problems, checked on every load since they depend on other files."""
-    variant, topic = data["variant"], data["topic"]
-    for raw in data["cases"]:
-        cid = raw["id"]
-        here = f"{where}: case {cid}"
-        if cid in first_seen:
-            problems.append(f"{here}: duplicate id, first used in {_show(first_seen[cid], cases_dir)}")
-            continue
-        first_seen[cid] = path
-        for rid in raw["rules"]:
-            if rid not in rules:
-                problems.append(f"{here}: unknown rule id '{rid}'")
-        yield Case(id=cid, variant=variant, topic=topic, rules=list(raw["rules"]),
-                   description=raw["description"], source=raw["source"],
-                   request={**raw["request"], "variant": variant}, expect=raw["expect"],
-                   path=path, generated=data["generated"], covers=list(raw.get("covers", [])),
-                   tier=data.get("tier", "default"))
-
-
 def case_ids(cases_dir=CASES_DIR) -> set[str]:
     """The ids of every case below ``cases_dir``, read without checking anything (cheap:
     for telling an id no file has from one a partial load left out)."""
@@ -322,6 +436,7 @@ def case_ids(cases_dir=CASES_DIR) -> set[str]:
 def request_problems(variant: str, request: dict, expect: dict) -> list[str]:
     """What would make a schema-valid case fail at run time for want of a
     well-formed request (see the module docstring); empty when nothing does."""
+    from doublecheck.oracle import api, notation   # on demand: only files not on record are checked
     out = [f"$.{where}: {value!r} is not a whole number (write {quote(int(value))}, not {value!r})"
            for where, value in _numbers(request, expect) if type(value) is not int]
     if out:
@@ -380,11 +495,10 @@ def select(cases, variant=None, rule=None, pattern=None) -> list[Case]:
 
 
 def select_tier(cases, deep: bool = False, max_nodes: int | None = None) -> list[Case]:
-    """The cases a run takes by tier: all with ``deep``; otherwise the default
-    tier, plus the deep cases expecting at most ``max_nodes`` nodes when a
-    limit is given (raising --max-nodes far enough lets them in)."""
-    return [c for c in cases if deep or c.tier != "deep"
-            or (max_nodes is not None and c.nodes is not None and c.nodes <= max_nodes)]
+    """The cases a run takes by tier: all with ``deep``, otherwise the default tier only.
+    ``max_nodes`` (--max-nodes, --quick) only ever leaves cases out, so a quicker run never
+    runs a case the default run does not; it is accepted here for the callers that pass it."""
+    return [c for c in cases if deep or c.tier != "deep"]
 
 
 def _show(path: Path, cases_dir: Path) -> str:
@@ -402,6 +516,11 @@ def _no_duplicate_keys(pairs):
             raise ValueError(f"duplicate key '{key}'")
         seen[key] = value
     return seen
+
+
+def _not_json(constant: str):
+    """NaN and Infinity are not JSON (the reports, which quote cases, are strict JSON)."""
+    raise ValueError(f"{constant} is not JSON")
 
 
 def _regular_files(paths, cases_dir: Path, warn) -> list[Path]:
@@ -438,7 +557,7 @@ def read_data_text(path: Path) -> str:
         raise UnreadableFile(f"cannot read: {e.strerror or e}") from None
     if len(data) > MAX_DATA_FILE_BYTES:
         raise UnreadableFile(f"larger than {MAX_DATA_FILE_BYTES // (1024 * 1024)} MiB, the limit "
-                             f"for a data file (docs/protocol.md, Limits)")
+                             f"for a data file (doublecheck docs protocol, \"Limits\")")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -450,7 +569,7 @@ def read_data_text(path: Path) -> str:
 def _parse_json(text: str, where: str, problems: list[str]) -> tuple[bool, object]:
     """(True, data) for JSON text; (False, None) after recording the problem."""
     try:
-        return True, loads(text, object_pairs_hook=_no_duplicate_keys)
+        return True, loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_not_json)
     except TooDeep as e:
         problems.append(f"{where}: JSON nested too deep: {e}")
     except json.JSONDecodeError as e:
@@ -466,9 +585,25 @@ def _schema_validator(name: str):
     from jsonschema import Draft202012Validator
 
     try:
-        return Draft202012Validator(schema(name)), None
+        return Draft202012Validator(_with_plugin_variants(schema(name))), None
     except DataError as e:  # a broken schema must not hide the case problems
         return None, e.message
+
+
+def _with_plugin_variants(schema: dict) -> dict:
+    """A schema whose list of variant ids (``$defs.variant``, and the variant alternatives
+    of ``$defs.case-id``) also names the variants of installed plugins: the files list the
+    built-ins, and a plugin's cases and catalogue are checked by the same schema."""
+    plugins = [v.id for v in variants.plugins()]
+    defs = schema.get("$defs", {})
+    if not plugins or "enum" not in defs.get("variant", {}):
+        return schema
+    names = list(variants.REGISTRY) + plugins
+    out = {**defs, "variant": {**defs["variant"], "enum": names}}
+    if "case-id" in defs:
+        tail = defs["case-id"]["pattern"].split(")/", 1)[1]
+        out["case-id"] = {**defs["case-id"], "pattern": f"^({'|'.join(names)})/{tail}"}
+    return {**schema, "$defs": out}
 
 
 def _validator(name: str, problems: list[str]):

@@ -21,16 +21,19 @@ import shlex
 import sys
 
 from doublecheck.defaults import (CASES_PER_JOB, DESK_MAX_BODY, DESK_PORT, HASH_MB, MUTANTS_MAX_NODES,
-                                  QUICK_MAX_NODES, SERVE_BUDGET, SLOW_RATE, TIMEOUT)
+                                  QUICK_MAX_NODES, SERVE_BUDGET, SLOW_RATE, SLOW_TURN_RATE, TIMEOUT)
+from doublecheck.harness.report import REPORT_FILES, STDOUT_FORMATS
+from doublecheck.limits import (AUTO_JOBS_CAP, JOBS_AUTO, JOBS_PER_CORE, MAX_TIMEOUT, MIN_TIMEOUT, cpu_cores,
+                                max_jobs)
+from doublecheck.lookups.operations import OPERATIONS
+from doublecheck.oracle.errors import INTERNAL_ERROR, UNUSABLE_ENGINE, UsageError, quote
 from doublecheck.packaged import CASES_DIR
-from doublecheck.limits import AUTO_JOBS_CAP, JOBS_AUTO, JOBS_PER_CORE, MAX_TIMEOUT, cpu_cores, max_jobs
-from doublecheck.oracle.errors import quote
 
 MAIN_EPILOG = """\
 examples:
   doublecheck run                              run every case against the built-in oracle
   doublecheck run --variant chess 'chess/castling/*'
-  doublecheck run --engine "./my-engine"       check your engine (protocol: docs/protocol.md)
+  doublecheck run --engine "./my-engine"       check your engine (doublecheck docs protocol)
   doublecheck serve                            the oracle as a protocol engine on stdin/stdout
   doublecheck moves --fen '4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1'
   doublecheck play --moves "e2e4 e7e5 Nf3" --json
@@ -38,84 +41,16 @@ examples:
   doublecheck rules G3                         show a rule and the cases that test it
   doublecheck desk                             the rules desk: a web page on this machine
 
-Run 'doublecheck COMMAND --help' for the options of one command.
+Run 'doublecheck COMMAND --help' for the options of one command, and
+'doublecheck docs' for the documentation (a bare 'doublecheck' prints this help).
 Exit status: 0 success, 1 failing cases (run) or stale files (generate --check),
 2 bad input (an invalid FEN, an illegal move, an unknown variant), bad case files
 or an unusable engine, 130 interrupted.
 """
 
-USAGE = "usage"   # the error code of a command line argparse refuses
 
-LOOKUPS = {
-    "moves": ("list the legal next moves", """\
-Prints the legal moves of the side to move, one per line, in coordinate
-notation (e2e4, e7e8q, e1g1 for castling).
-
-examples:
-  doublecheck moves
-  doublecheck moves --moves "e2e4 e7e5" --json
-  doublecheck moves --variant chess --fen '8/8/8/4k3/8/8/4P3/4K3 w - - 0 1'
-"""),
-    "turns": ("list the legal complete turns", """\
-A turn is everything one side does before the other side moves: one move in
-chess, one or two in the double-move variants. The moves of a turn are joined
-by commas (g3g8,g8h7). From a position in the middle of a turn, lists the ways
-to finish it.
-
-examples:
-  doublecheck turns --variant double-move-anul
-  doublecheck turns --moves "e2e4" --json
-"""),
-    "perft": ("count move sequences to a given depth", """\
-Counts the sequences of DEPTH moves (or complete turns, with --turns) that the
-rules allow (ruling G7). --divide also prints the count below each first move:
-compare it with your engine's to find the move whose subtree is wrong.
-
-Counts already made are remembered in a transposition table of --hash MB per
-counting process, so a position reached again at the same remaining depth is
-not counted twice; --no-hash counts with the plain reference walk instead.
---jobs N splits the tree into subtrees counted by N local processes, each
-with its own table, handed out so that positions which transpose into each
-other are counted by one process (default: auto, the usable cores when the
-count is likely to reach millions of nodes, else one process);
---scheduler ADDRESS sends them to a running Dask cluster (pip install
-'doublecheck[cluster]'). Progress goes to stderr (--quiet: none).
-More in docs/perft.md.
-
-examples:
-  doublecheck perft --depth 3               prints  Nodes: 8902
-  doublecheck perft --depth 2 --divide      one 'e2e4: 20' line per move, then the total
-  doublecheck perft --depth 2 --turns --variant double-move --json
-  doublecheck perft --depth 6               119060324 nodes (about a minute)
-  doublecheck perft --depth 5 --no-hash --jobs 2   the plain walk on two processes
-  doublecheck perft --depth 7 --divide --scheduler tcp://10.0.0.5:8786
-"""),
-    "play": ("play moves and show the resulting position and status", """\
-Plays the moves given with --moves (space-separated, coordinate text or SAN)
-from --fen or the start position, then prints the FEN and the game status.
-Repetitions are counted over the positions the moves pass through.
-
-examples:
-  doublecheck play --moves "e2e4 e7e5 g1f3"
-  doublecheck play --moves "f3 e5 g4 Qh4#" --json
-"""),
-    "status": ("say whether the game is over, and why", """\
-Prints whether the game is over (and the result and reason), and which draws
-the side to move could claim.
-
-examples:
-  doublecheck status --fen '7k/5Q2/6K1/8/8/8/8/8 b - - 0 1'
-  doublecheck status --moves "g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8" --json
-"""),
-    "fen": ("check a FEN and print it normalised", """\
-Reads a FEN (after playing --moves, if given) and prints it in normal form;
-an invalid FEN is reported with the reason.
-
-examples:
-  doublecheck fen --fen 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1'
-  doublecheck fen --moves "e2e4 c7c5" --json
-"""),
-}
+# The lookups that are protocol operations: their summary and help come from the one table.
+LOOKUPS = {name: (op.summary, op.help) for name, op in OPERATIONS.items()}
 
 
 SHOW_HELP = ("draw the position in the terminal, with its turn state and status", """\
@@ -190,8 +125,8 @@ a record:
 SVG_HELP = ("draw the position as an SVG picture", """\
 Writes an SVG picture of the position reached by --fen and --moves (to
 --output FILE, replacing it, or to stdout): squares the board has, coordinates,
-pieces as lettered discs (light for White, dark for Black, a double ring for a
-double-piece), the side to move and the variant's FEN fields. --turn draws a
+pieces as chess figures (light for White, dark for Black, a doubled figure for
+a double-piece), the side to move and the variant's FEN fields. --turn draws a
 turn as numbered arrows (SAN or coordinates; a turn the rules refuse is drawn
 only when written in coordinates). A drop is a dashed circle.""", """\
 examples:
@@ -210,16 +145,6 @@ def fail(code: str, message: str, as_json: bool = False) -> int:
         print(json.dumps({"error": {"code": code, "message": message}}))
     print(f"error: {code}: {message}", file=sys.stderr)
     return 2
-
-
-class UsageError(Exception):
-    """argparse refused the command line (printed like every other error, code ``usage``)."""
-
-    code = USAGE
-
-    def __init__(self, message: str, prog: str):
-        super().__init__(message)
-        self.message = f"{prog}: {message} (see '{prog} --help')"
 
 
 class Parser(argparse.ArgumentParser):
@@ -268,7 +193,7 @@ def jobs(text: str) -> int:
 
 
 def seconds(text: str) -> float:
-    """A time limit: 0 (no limit) or a finite number of seconds up to MAX_TIMEOUT."""
+    """A time limit: 0 (no limit) or a finite number of seconds from MIN_TIMEOUT to MAX_TIMEOUT."""
     try:
         value = float(text) if text.isascii() else math.nan
     except ValueError:
@@ -278,6 +203,9 @@ def seconds(text: str) -> float:
                                          f"not {quote(text, 40)}")
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be 0 (no limit) or more, not {value:g}")
+    if 0 < value < MIN_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or at least {MIN_TIMEOUT:g} seconds, "
+                                         f"not {value:g}")
     if value > MAX_TIMEOUT:
         raise argparse.ArgumentTypeError(f"must be at most {MAX_TIMEOUT:g} seconds; "
                                          f"0 means no limit")
@@ -316,13 +244,13 @@ def add_position_options(p, moves_help="space-separated moves played first (coor
 def add_perft_options(p):
     p.add_argument("--depth", type=count, required=True,
                    help="number of moves (or turns), up to the variant's limit "
-                        "(docs/protocol.md, Limits)")
+                        "(doublecheck docs protocol, \"Limits\")")
     p.add_argument("--divide", action="store_true", help="also count below each first move")
     p.add_argument("--turns", action="store_true", help="count complete turns, not moves")
     table = p.add_mutually_exclusive_group()
     table.add_argument("--hash", type=megabytes, default=HASH_MB, metavar="MB",
                        help="transposition table size per counting process "
-                            "(default: %(default)s; docs/perft.md)")
+                            "(default: %(default)s; doublecheck docs perft)")
     table.add_argument("--no-hash", action="store_true",
                        help="no table: count with the plain reference walk")
     where = p.add_mutually_exclusive_group()
@@ -332,7 +260,7 @@ def add_perft_options(p):
                             f"nodes, else 1; at most {JOBS_PER_CORE} per CPU core)")
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="count the subtrees on the Dask cluster whose scheduler is at ADDRESS "
-                            "(tcp://host:8786; needs 'doublecheck[cluster]')")
+                            "(tcp://host:8786; needs 'doublecheck-chess[cluster]')")
     add_quiet_option(p)
 
 
@@ -366,12 +294,14 @@ def add_run(sub, fmt):
 Runs the cases (all, or a selection) against an implementation and prints a
 summary per variant and operation, then a diff for every failing case.
 The implementation is the built-in oracle unless --engine (a program speaking
-the JSON-lines protocol, see docs/protocol.md) or --adapter (a Python class,
+the JSON-lines protocol: doublecheck docs protocol) or --adapter (a Python class,
 in-process) names another. Cases for variants or operations the engine does
 not claim in its hello are skipped, never passed.
 
 Each request may take --timeout seconds; a perft request gets one second more
-for every {SLOW_RATE} nodes the case expects (docs/harness.md). While it runs, a
+for every {SLOW_RATE} nodes the case expects (every {SLOW_TURN_RATE} for turn perft;
+doublecheck docs harness). Cases run cheapest first, the perft counts last and
+by size, so the first failures show soon. While it runs, a
 progress line goes to stderr: live on a terminal, every 10 s in a CI log.
 
 Exit status: 0 when every selected case passes (skipped and expected failures
@@ -384,7 +314,7 @@ finished).""",
 examples:
   doublecheck run
   doublecheck run --jobs 1                     the same, in this process only
-  doublecheck run --quick                      skip the perft cases above 200000 nodes
+  doublecheck run --quick                      a first report: skip the perft cases above 20000 nodes
   doublecheck run --variant chess --max-nodes 200000
   doublecheck run --deep --variant double-move-anul      the deep perft tier too
   doublecheck run 'chess/castling/*' 'chess/en-passant/*'
@@ -399,25 +329,26 @@ examples:
     p.add_argument("--rule", help="only cases that cite this rule id")
     size = p.add_mutually_exclusive_group()
     size.add_argument("--max-nodes", type=count, metavar="N",
-                      help="skip perft cases expecting more than N nodes (quicker runs); deep-tier "
-                           "cases within N are run too")
+                      help="skip perft cases expecting more than N nodes (quicker runs; it only "
+                           "leaves cases out: the deep tier needs --deep)")
     size.add_argument("--quick", action="store_const", dest="max_nodes", const=QUICK_MAX_NODES,
                       help=f"the same as --max-nodes {QUICK_MAX_NODES}: every case but the largest "
-                           "perft counts (docs/harness.md lists them)")
+                           "perft counts, a first report in about a minute even for a slow engine "
+                           "(doublecheck docs harness lists them)")
     p.add_argument("--deep", action="store_true",
                    help="also run the deep tier: perft cases of up to hundreds of millions of "
-                        "nodes (generated-deep-perft.json; docs/perft.md)")
+                        "nodes (generated-deep-perft.json; doublecheck docs perft)")
     add_cases_dir_option(p, "case tree to run")
     who = p.add_mutually_exclusive_group()
     who.add_argument("--engine", metavar='"CMD ARGS"', type=engine_command,
                      help="run this command (split like a shell would) as a protocol engine; "
-                          "uci:PATH checks a UCI chess engine (docs/uci-bridge.md)")
+                          "uci:PATH checks a UCI chess engine (doublecheck docs uci-bridge)")
     who.add_argument("--adapter", metavar="MODULE:CLASS",
-                     help="load this Python adapter class in-process (see docs/adapter-guide.md)")
+                     help="load this Python adapter class in-process (doublecheck docs adapter-guide)")
     p.add_argument("--timeout", type=seconds, default=TIMEOUT, metavar="SECONDS",
                    help="per-request limit, for engine processes and in-process runs alike "
                         f"(default: %(default)g; 0: none; at most {MAX_TIMEOUT:g}); perft requests "
-                        f"get 1 s more per {SLOW_RATE} nodes the case expects")
+                        f"get 1 s more per {SLOW_RATE} nodes the case expects ({SLOW_TURN_RATE} for turns)")
     p.add_argument("--jobs", type=jobs, default=JOBS_AUTO, metavar="N",
                    help="run N engine processes in parallel (the oracle and adapters are then "
                         "run by N 'doublecheck serve' processes; default: auto, the usable cores up to "
@@ -426,14 +357,12 @@ examples:
     p.add_argument("--give-up", type=count, default=5, metavar="N",
                    help="after N crashes or timeouts in a row, send that engine no more cases; "
                         "they are reported as errors (default: %(default)s; 0: never)")
-    p.add_argument("--format", choices=("text", "markdown"), default="text",
+    p.add_argument("--format", choices=tuple(STDOUT_FORMATS), default="text",
                    help="report printed on stdout (markdown suits CI job summaries)")
-    p.add_argument("--json", metavar="FILE", help="also write a JSON report (schemas/report.schema.json)")
-    p.add_argument("--junit", metavar="FILE", help="also write a JUnit XML report")
-    p.add_argument("--html", metavar="FILE",
-                   help="also write an HTML report: each failing case with its board (docs/lookups.md)")
+    for name, report in REPORT_FILES.items():
+        p.add_argument(f"--{name}", metavar="FILE", help=report.help)
     p.add_argument("--xfail", metavar="FILE",
-                   help="expected failures: case ids with reasons (see docs/harness.md)")
+                   help="expected failures: case ids with reasons (doublecheck docs harness)")
     p.add_argument("--write-xfail", metavar="FILE",
                    help="write the current failures as an xfail file (refuses to replace a file)")
     p.add_argument("--force", action="store_true", help="let --write-xfail replace an existing file")
@@ -443,15 +372,13 @@ examples:
 
 def run_handler(args) -> int:
     from doublecheck.harness.engines import engine_spec
-    from doublecheck.harness.html_report import write_html_report
     from doublecheck.harness.runner import RunOptions, run_command
 
     timeout = args.timeout if args.timeout > 0 else None
     options = RunOptions(
         cases_dir=args.cases_dir, variant=args.variant, rule=args.rule, patterns=tuple(args.patterns),
         max_nodes=args.max_nodes, timeout=timeout, jobs=args.jobs, give_up=args.give_up,
-        fmt=args.format, json_file=args.json, junit_file=args.junit,
-        extra_reports=((args.html, write_html_report),) if args.html else (),
+        fmt=args.format, files={name: getattr(args, name) for name in REPORT_FILES if getattr(args, name)},
         xfail_file=args.xfail, write_xfail=args.write_xfail, force=args.force, quiet=args.quiet,
         deep=args.deep)
     return run_command(options, spec=engine_spec(args.engine, args.adapter, timeout))
@@ -460,7 +387,7 @@ def run_handler(args) -> int:
 def add_serve(sub, fmt):
     p = sub.add_parser("serve", help="answer protocol requests on stdin/stdout (the oracle as an engine)",
                        formatter_class=fmt, description="""\
-Speaks the JSON-lines engine protocol (docs/protocol.md): one request per line
+Speaks the JSON-lines engine protocol (doublecheck docs protocol): one request per line
 on stdin, one response per line on stdout, until end of input. This is the
 reference server; --adapter serves a Python adapter class instead of the oracle.
 A request that runs longer than --budget seconds is stopped and answered with
@@ -534,7 +461,7 @@ def add_people_lookups(sub, fmt):
                 add_json_option(p)
                 p.add_argument("--ascii", action="store_true", help="letters instead of Unicode pieces")
             else:
-                add_json_option(p, "print one JSON object (keys: docs/lookups.md)")
+                add_json_option(p, "print one JSON object (keys: doublecheck docs lookups)")
                 what = p.add_mutually_exclusive_group(required=True)
                 what.add_argument("--move", metavar="M", help="one move: Kxh7, e7e8q, O-O, K@e0, Qg8+,")
                 what.add_argument("--turn", metavar="T",
@@ -543,12 +470,20 @@ def add_people_lookups(sub, fmt):
 
 
 def add_generate(sub, fmt):
-    p = sub.add_parser("generate", help="write (or check) the generated case files",
+    p = sub.add_parser("generate", help="write (or check) the generated case files, or new vectors",
                        formatter_class=fmt, description="""\
 Writes the generated case files (random playouts, perft tables) from the
 oracle, deterministically. Files not marked "generated": true are never
 overwritten. With --check nothing is written: exits 1 naming every generated
-file whose committed text differs from what would be written.""",
+file whose committed text differs from what would be written.
+
+With --count or --depth it makes new vectors instead: one case file for
+--variant (default chess) with --count seeded random games (--seed, default
+1) and perft to --depth, from --fen or the start position, written to
+--cases-dir as <variant>/own-....json. The same options give the same file.
+'doublecheck run --cases-dir DIR' runs a tree written here as it is (with the
+installed rule catalogue unless DIR has its own rules/).
+More in: doublecheck docs own-cases.""",
                        epilog="""\
 examples:
   doublecheck generate
@@ -556,11 +491,15 @@ examples:
   doublecheck generate --variant chess
   doublecheck generate --deep                the deep tier (generated-deep-perft.json; about 10 minutes)
   doublecheck generate --deep --check --variant double-move-anul
+  doublecheck generate --cases-dir mycases     the shipped generated files, into a tree of your own
+  doublecheck generate --cases-dir mycases --variant marseillais --seed 7 --count 3
+  doublecheck generate --cases-dir mycases --depth 3 --fen '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1'
+  doublecheck run --cases-dir mycases
 """)
     p.add_argument("--check", action="store_true", help="compare only; write nothing")
     p.add_argument("--variant", help="only the generators of this variant")
     p.add_argument("--deep", action="store_true",
-                   help="the deep tier of perft vectors instead of the default files (docs/perft.md); "
+                   help="the deep tier of perft vectors instead of the default files (doublecheck docs perft); "
                         "prints each count's time on stderr")
     p.add_argument("--jobs", type=positive, default=1, metavar="N",
                    help="with --deep: count each perft over N local processes (default 1)")
@@ -569,13 +508,32 @@ examples:
     p.add_argument("--no-cross-check", dest="cross_check", action="store_false",
                    help="with --deep: count only; the second walks that new counts ask for are made "
                         "by a later run without this option")
+    own = p.add_argument_group("new vectors (one file of your own)")
+    own.add_argument("--seed", type=count, metavar="S", help="the first random game's seed (default 1)")
+    own.add_argument("--count", type=count, metavar="N", help="this many seeded random games")
+    own.add_argument("--depth", type=count, metavar="D", help="perft to depth D (the last with divide)")
+    own.add_argument("--fen", help="start the games and the perft here (default: the start position)")
     add_cases_dir_option(p)
     add_quiet_option(p)
     p.set_defaults(handler=lambda args: _generate(args))
 
 
+OWN_OPTIONS = ("seed", "count", "depth", "fen")
+
+
 def _generate(args) -> int:
-    from doublecheck.authoring.generate import generate_command
+    from doublecheck.authoring.generate import generate_command, generate_own
+    from doublecheck.authoring.own import OwnOptions
+
+    own = {name: getattr(args, name) for name in OWN_OPTIONS if getattr(args, name) is not None}
+    if own and (args.check or args.deep):
+        raise UsageError("--seed, --count, --depth and --fen make new vectors: "
+                         "not with --check or --deep", "doublecheck generate")
+    if own and os.path.realpath(args.cases_dir) == os.path.realpath(CASES_DIR):
+        raise UsageError("new vectors go into a case tree of your own: give --cases-dir DIR "
+                         "(the installed tree is left as it is)", "doublecheck generate")
+    if own:
+        return generate_own(args.cases_dir, OwnOptions(variant=args.variant or "chess", **own))
     return generate_command(args.cases_dir, args.variant, args.check, quiet=args.quiet,
                             deep=args.deep, jobs=args.jobs, hash_mb=args.hash, cross_check=args.cross_check)
 
@@ -583,18 +541,21 @@ def _generate(args) -> int:
 def add_rules(sub, fmt):
     p = sub.add_parser("rules", help="list the rule catalogue, or show one rule",
                        formatter_class=fmt, description="""\
-Without an id, lists every rule and ruling id with its title. With an id, shows
-the rule's statement and source and the ids of the cases that test it.
+Without an id, lists every rule and ruling id with its title and the variants
+it belongs to (--variant: only the rules of that variant). With an id, shows
+the rule's statement and source and the ids of the cases that test it (with
+--variant, of that variant's cases).
 
 --matrix prints the coverage matrix instead: rule ids (rows) against variants
 (columns) with the number of cases citing each, then the state components
 (position identity, each half of a turn, FEN fields) with the cases covering
 each side of them: repetition counted / not counted, White / Black. Empty
 cells the catalogue does not justify are listed as gaps, and the exit status
-is then 1 (docs/case-format.md, "The coverage matrix").""",
+is then 1 (doublecheck docs case-format, "The coverage matrix").""",
                        epilog="""\
 examples:
   doublecheck rules
+  doublecheck rules --variant marseillais
   doublecheck rules G3
   doublecheck rules FIDE-3.8.2 --json
   doublecheck rules --matrix
@@ -604,7 +565,8 @@ examples:
     p.add_argument("--matrix", action="store_true",
                    help="print the coverage matrix; exit 1 when it has a gap")
     p.add_argument("--variant", metavar="V", action="append",
-                   help="with --matrix: only this variant's column (may be repeated)")
+                   help="only the rules (or, with --matrix, the column) of this variant "
+                        "(may be repeated)")
     add_json_option(p)
     add_cases_dir_option(p)
     p.set_defaults(handler=on_demand("doublecheck.lookups.commands", "rules_command"))
@@ -614,7 +576,7 @@ def add_mutants(sub, fmt):
     p = sub.add_parser("mutants", help="run the suite against deliberately wrong rules (suite strength)",
                        formatter_class=fmt, description="""\
 Runs the cases against deliberately wrong rules (the mutant catalogue,
-docs/mutants.md) and reports which mutants no case catches. Exit status: 0
+doublecheck docs mutants) and reports which mutants no case catches. Exit status: 0
 every chosen mutant is killed, 1 one survives, 2 bad input.""",
                        epilog="""\
 examples:
@@ -662,7 +624,7 @@ copy the FEN or the PGN, paste a game record and step through it.
 Prints the address and serves until Ctrl-C. It listens on 127.0.0.1 only
 unless --host says otherwise (then it warns: the desk has no login). Nothing
 is stored: every request carries the variant, the FEN and the moves. A
-request body may hold at most {DESK_MAX_BODY // 1024} KiB. See docs/desk.md.""",
+request body may hold at most {DESK_MAX_BODY // 1024} KiB. More in: doublecheck docs desk.""",
                        epilog="""\
 examples:
   doublecheck desk                       then open http://127.0.0.1:8765/
@@ -684,9 +646,37 @@ def _desk(args) -> int:
     return desk_command(args)
 
 
+def add_docs(sub, fmt):
+    from doublecheck.manual import schemas
+
+    p = sub.add_parser("docs", help="read the documentation installed with doublecheck",
+                       formatter_class=fmt, description="""\
+Without a topic, lists the docs pages (topic and title). With one, prints the
+page (Markdown) on stdout; --path prints where the file is instead, for a
+pager or an editor. --schema NAME prints a JSON Schema (the protocol's, the
+case files', the JSON report's or the rule catalogue's).""",
+                       epilog="""\
+examples:
+  doublecheck docs
+  doublecheck docs protocol
+  doublecheck docs protocol | less
+  less "$(doublecheck docs harness --path)"
+  doublecheck docs --schema protocol
+""")
+    p.add_argument("topic", nargs="?", help="a page's name, as listed (protocol, harness, perft, ...)")
+    p.add_argument("--path", action="store_true", help="print the file's path, not its text")
+    p.add_argument("--schema", metavar="NAME", help=f"print a JSON Schema: {', '.join(schemas())}")
+    p.set_defaults(handler=lambda args: _docs(args))
+
+
+def _docs(args) -> int:
+    from doublecheck.manual import docs_command
+    return docs_command(args)
+
+
 # Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.
 SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate, add_rules,
-               add_mutants, add_desk]
+               add_mutants, add_desk, add_docs]
 
 
 class VersionAction(argparse.Action):
@@ -728,7 +718,7 @@ def wants_json(argv) -> bool:
 # The errors main reports by their code: (module, class, code or None for the error's own).
 CODED_ERRORS = (("doublecheck.oracle.errors", "RulesError", None), ("doublecheck.lookups.pgn", "PgnError", None),
                 ("doublecheck.casefiles", "DataError", None), ("doublecheck.perft.parallel", "PerftError", None),
-                ("doublecheck.harness.process", "HelloError", "unusable-engine"))
+                ("doublecheck.harness.process", "HelloError", UNUSABLE_ENGINE))
 
 
 def known_error(e: Exception) -> tuple[str, str]:
@@ -738,7 +728,14 @@ def known_error(e: Exception) -> tuple[str, str]:
         cls = getattr(sys.modules.get(module), name, None)
         if cls is not None and isinstance(e, cls):
             return (code, str(e)) if code else (e.code, e.message)
-    return "internal-error", f"{type(e).__name__}: {e}"
+    return INTERNAL_ERROR, f"{type(e).__name__}: {e}"
+
+
+def warn_about_plugins() -> None:
+    """Say on stderr why a variant plugin was left out (the command goes on without it)."""
+    from doublecheck.oracle import variants
+    for problem in variants.plugin_problems():
+        print(f"warning: {problem}", file=sys.stderr)
 
 
 def main(argv=None) -> int:
@@ -746,8 +743,12 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     as_json = wants_json(argv)
     try:
+        if not argv:   # a bare `doublecheck`: the overview, as --help gives it (exit 0)
+            build_parser().print_help()
+            return 0
         args = build_parser().parse_args(argv)
         as_json = getattr(args, "json", None) is True
+        warn_about_plugins()
         return args.handler(args)
     except UsageError as e:
         return fail(e.code, e.message, as_json)

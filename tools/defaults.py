@@ -9,7 +9,16 @@ the name it always had (``runner.TIMEOUT``, ``desk.server.DEFAULT_PORT``, ...).
 
 TIMEOUT = 10.0              # seconds per request (run --timeout), before a perft case's share
 SLOW_RATE = 20_000          # perft nodes per second a slow engine manages; perft limits allow for it
-QUICK_MAX_NODES = 200_000   # run --quick: perft cases expecting more nodes are skipped
+# Turn perft counts whole turns: each node is one to two moves played plus the legality of the
+# pair, and the python-chess adapter counts about 20,000 a second where it counts 150,000-250,000
+# move nodes (marseillais-classic/generated-perft/start-turns-2: 196,646 turns in 9.7 s on a
+# loaded 2-core machine).  A slow engine gets a tenth of SLOW_RATE for them.
+SLOW_TURN_RATE = 2_000
+# run --quick: perft cases expecting more nodes are skipped.  The bound of the mutant check
+# (`doublecheck mutants`, default --max-nodes 20000), under which every mutant is killed and every
+# rule keeps a case in every variant; the chess cases under it total about 61,000 nodes, so a
+# slow engine (10,000 nodes a second) has its first report within a minute.
+QUICK_MAX_NODES = 20_000
 CASES_PER_JOB = 100         # run --jobs auto: one more process per this many selected cases
 PERFT_POOL_NODES = 2_000_000  # perft --jobs auto: a count estimated above this uses the process pool
 MUTANTS_MAX_NODES = 20_000  # mutants: perft cases expecting more nodes are skipped

@@ -17,6 +17,9 @@ own limits (FEN, move text, moves per request, perft depth) live in
 - ``AUTO_JOBS_CAP``: ``--jobs auto`` (the default of run, perft and mutants) is
   the usable cores, at most this many: beyond it the processes' start-up and
   memory cost more than the cores give, and a shared machine keeps some room.
+- ``MIN_TIMEOUT``: the shortest ``--timeout`` or ``--budget`` other than 0, in seconds:
+  a shorter limit is no use to anyone (starting a request takes longer) and only tests
+  the timers.
 """
 
 from __future__ import annotations
@@ -34,13 +37,18 @@ JOBS_PER_CORE = 4
 MAX_TIMEOUT = 24 * 60 * 60.0
 AUTO_JOBS_CAP = 8
 JOBS_AUTO = 0          # what the --jobs option gives for "auto"; the command decides how many
+MIN_TIMEOUT = 0.001
 
 
 class TooDeep(ValueError):
     """JSON text whose arrays and objects nest deeper than the limit."""
 
 
-_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# A string, or an unterminated one running to the end of the text: once a string has no
+# closing quote, no later quote can start one that has (each later quote is escaped in it),
+# so taking the rest of the text at once keeps the scan linear. Requiring the closing quote
+# made it quadratic: every escaped quote started a fresh scan to the end.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 _NOT_BRACKET = re.compile(r'[^\[\]{}]+')
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 

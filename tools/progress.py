@@ -104,6 +104,28 @@ class Progress:
             text += "; running " + ", ".join(shown) + more
         return text
 
+    def fitted(self, width: int) -> str:
+        """The line in at most ``width`` characters. The name of what is running is what a
+        reader looks for, so the other parts are shortened first and the name last (cut from
+        its start: the end of a case id tells cases apart)."""
+        forms = [self.line()] + self._short_forms()
+        for text in forms:
+            if len(text) <= width:
+                return text
+        return "..." + forms[-1][-(width - 3):]   # ASCII: any terminal encoding shows it
+
+    def _short_forms(self) -> list[str]:
+        """Ever shorter lines: the longest-running item only, then bare counts, then the name."""
+        now = self.clock()
+        done = f"{self.done}/{self.total}"
+        bad = f", {self.failed} {self.bad.split()[0]}" if self.bad else ""
+        first = min(self.running.items(), key=lambda item: item[1], default=None)
+        if first is None:
+            return [f"{done}{bad}, {now - self.began:.0f} s"]
+        name = f"{first[0]} ({now - first[1]:.0f} s)"
+        return [f"{self.command}: {done} {self.unit}{bad}, {now - self.began:.0f} s; running {name}",
+                f"{done}{bad}, {now - self.began:.0f} s; {name}", f"{done} {name}", first[0]]
+
     def tick(self) -> None:
         """Show the line now (the timer thread calls this every interval)."""
         with self._lock:
@@ -116,7 +138,7 @@ class Progress:
         if self._stop.is_set():  # closed: work still finishing (an interrupted run) stays quiet
             return
         width = max(shutil.get_terminal_size().columns - 1, 20)
-        self.stream.write("\r" + self.line()[:width].ljust(width))
+        self.stream.write("\r" + self.fitted(width).ljust(width))
         self.stream.flush()
         self._shown = True
 

@@ -72,9 +72,11 @@ def file_key(relative: str, data: bytes) -> str:
 class Record:
     """The keys of the files that passed with one fingerprint: ``known`` and ``add``, then ``save``."""
 
-    def __init__(self, schemas_dir: Path):
+    def __init__(self, schemas_dir: Path, extra: str = ""):
+        """``extra``: anything else the checks depend on (the installed variants)."""
         folder = cache_dir()
-        self.path = folder / f"validated-{fingerprint(schemas_dir)}.json" if folder else None
+        code = hashlib.sha256((fingerprint(schemas_dir) + "\0" + extra).encode()).hexdigest()[:24]
+        self.path = folder / f"validated-{code}.json" if folder else None
         self.keys = self._read()
         self.added = False
 

@@ -13,7 +13,7 @@ each acts here:
 - DC-fide-otherwise, C4: everything else is chess, turn machine included
 """
 
-from doublecheck.oracle.chess import Chess, castle_rule
+from doublecheck.oracle.chess import About, Chess, castle_rule
 from doublecheck.oracle.geometry import Geometry
 from doublecheck.oracle.position import BLACK, WHITE
 
@@ -50,3 +50,9 @@ class DoubleChess(Chess):
     # C3 decides every castling refusal; DC-castling-san names the castlings.
     rule_ids = {**Chess.rule_ids, "castling": "DC-castling-san", "castling-rights": "C3",
                 "castling-path": "C3", "castling-attack": "C3"}
+
+    # What the tables doublecheck generate writes say of this variant (README, docs/perft.md).
+    about = About(summary="16x8 board, two armies, castling with any of four rooks",
+                  move="a move on the 16x8 board, castling with any of four rooks (**C3**)",
+                  turn="one move",
+                  note="perft and turn-perft are equal")

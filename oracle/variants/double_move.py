@@ -20,9 +20,9 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from doublecheck.oracle import notation
-from doublecheck.oracle.chess import Chess
+from doublecheck.oracle.chess import About, Chess
 from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
-from doublecheck.oracle.explain import VARIANT, Refusal
+from doublecheck.oracle.explain import VARIANT, Refusal, TurnEnd
 from doublecheck.oracle.fen import validate_standard
 from doublecheck.oracle.position import BLACK, WHITE, Move
 
@@ -271,6 +271,18 @@ class DoubleMove(Chess):
                     f"half with which to start its unused Double Move (DM-unused-ability-no-escape)")
         return super().game_over_note(pos, status)
 
+    turn_actions = ("First half", "Second half")
+
+    def turn_end_reason(self, pos_before, move, pos_after):
+        """DM-ability: an ordinary move is the whole turn, with the Double Move kept for
+        later or already spent; a first half never ends a turn, a second half fills it."""
+        if pos_before.state.mid or move.opens_double:
+            return None
+        if self.has_ability(pos_before):
+            return TurnEnd("DM-ability", "Double Move not used: the turn is one ordinary move")
+        return TurnEnd("DM-ability", f"{side_name(pos_before.turn)}'s Double Move is already "
+                                     f"used: the turn is one ordinary move")
+
     def state_sentences(self, pos):
         """The unused Double Moves (D1), and whether the side to move is between its halves."""
         unused = [side_name(c) for c in (WHITE, BLACK) if LETTER[c] in pos.state.unused]
@@ -280,3 +292,12 @@ class DoubleMove(Chess):
             out.append(f"{side_name(pos.turn)} is between the two halves of its Double Move: one "
                        f"more move finishes the turn.")
         return out
+
+    # What the tables doublecheck generate writes say of this variant (README, docs/perft.md).
+    about = About(summary="each side has one optional Double Move per game",
+                  move="an ordinary move, a first half or a second half",
+                  turn="one move, or both halves of the Double Move",
+                  note=("an ordinary move and the same move opening a Double Move are two different moves"
+                        " (**G7**, **G8**: `e2e4` and `e2e4,`); a first half counts only when a second "
+                        "half can follow it (**D2**); the abilities left are part of the position "
+                        "(**D6**)"))

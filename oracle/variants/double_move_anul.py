@@ -15,9 +15,9 @@ where each acts here:
 """
 
 from doublecheck.oracle import notation
-from doublecheck.oracle.chess import Chess
+from doublecheck.oracle.chess import About, Chess
 from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
-from doublecheck.oracle.explain import Refusal
+from doublecheck.oracle.explain import Refusal, TurnEnd
 from doublecheck.oracle.fen import validate_standard
 from doublecheck.oracle.position import WHITE, Position, other
 
@@ -202,9 +202,30 @@ class DoubleMoveAnul(Chess):
         return Refusal(f"after the quiet first move {last} a second move is compulsory "
                        f"({len(self.legal_moves(pos))} are possible)", "A1", also=["DA-no-pass"])
 
+    turn_actions = ("Move 1", "Move 2")      # as seed 002's interface labels them
+
+    def turn_end_reason(self, pos_before, move, pos_after):
+        """A move one that ends the turn: a capture (DA-5), a check (DA-6), or no legal
+        second move after it (DA-no-pass)."""
+        if self.mid_turn(pos_before) or self.mid_turn(pos_after):
+            return None
+        why = self.why_turn_ends(pos_before, move)
+        san = self.san(pos_before, move)
+        if why.startswith("no legal"):
+            return TurnEnd("DA-no-pass", f"no legal second move after {san}", ("A1",))
+        return TurnEnd(self.BRAKE_IDS[why], f"move 1 {san} {why[3:]}", ("A1",))
+
     def state_sentences(self, pos):
         """Field 7 (A4): a turn boundary, or a second move owed."""
         if self.mid_turn(pos):
             return [f"{side_name(pos.turn)} has played a quiet first move and owes the second "
                     f"(field 7: m)."]
         return ["At a turn boundary (field 7: -)."]
+
+    # What the tables doublecheck generate writes say of this variant (README, docs/perft.md).
+    about = About(summary="every turn is two moves; a capture or check on move one ends the turn",
+                  move="one of the up to two moves of a turn",
+                  turn=("two moves, or one when move one captures or gives check, or when no second move "
+                        "exists (**A1**)"),
+                  note=("perft 2 from the start is White's two opening moves (445), not a move by each "
+                        "side"))

@@ -19,9 +19,9 @@ ID`` prints one); the ids mark where each acts here:
 
 from doublecheck.oracle import fen as fen_io
 from doublecheck.oracle import explain, notation
-from doublecheck.oracle.chess import Chess
+from doublecheck.oracle.chess import About, Chess
 from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
-from doublecheck.oracle.explain import Refusal
+from doublecheck.oracle.explain import Refusal, TurnEnd
 from doublecheck.oracle.position import BLACK, WHITE, Move, Position, other
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, side_name
 
@@ -387,6 +387,20 @@ class Marseillais(Chess):
                 return True
         return False
 
+    turn_actions = ("Move one", "Move two")
+
+    def turn_end_reason(self, pos_before, move, pos_after):
+        """A move one that ends the turn: the balanced opening (M2), a check (M3), or no
+        legal move two after it, a stalemate (M5)."""
+        if pos_before.state == MID_TURN or self.mid_turn(pos_after):
+            return None
+        rule, why = self.turn_end(pos_before, move)
+        san = self.san(pos_before, move)
+        words = {"M2": f"White's first turn is the single move {san}",
+                 "M3": f"move one {san} {why[3:]}",
+                 "M5": f"no legal move two after {san}: drawn by stalemate"}[rule]
+        return TurnEnd(rule, words, ("M1",))
+
     def game_over_note(self, pos, status):
         if self.m5_over(pos):
             return "the game is already over: a move one with no legal move two ended it, drawn " \
@@ -427,9 +441,26 @@ class Marseillais(Chess):
             out.append(line + ".")
         return out
 
+    # What the tables doublecheck generate writes say of this variant (README, docs/perft.md).
+    about = About(summary=("balanced Marseillais: two moves a turn (White's first turn one move), check on "
+                           "move one ends the turn, two en passant captures in one turn"),
+                  move="one of the up to two moves of a turn",
+                  turn=("two moves; one in White's first turn (**M2**), after a move one that gives check"
+                        " (**M3**), or when no move two exists (**M5**)"),
+                  note=("perft 2 from the start is 20 x 20 = 400 and perft 3 is chess's 8,902; a move one"
+                        " with no move two is a whole turn and ends the game (**M5**)"))
+
 
 class MarseillaisClassic(Marseillais):
     """Marseillais chess with two moves in every turn, White's first included (M2)."""
 
     name = "marseillais-classic"
     white_opens_with_one_move = False
+
+    # What the tables doublecheck generate writes say of this variant (README, docs/perft.md).
+    about = About(summary="as `marseillais`, but White's first turn is two moves too",
+                  move="one of the up to two moves of a turn",
+                  turn=("two moves, White's first turn too (**M2**); one after a move one that gives "
+                        "check (**M3**) or when no move two exists (**M5**)"),
+                  note=("perft 2 from the start is White's two opening moves (445), not a move by each "
+                        "side"))

@@ -20,9 +20,9 @@ import re
 from typing import NamedTuple
 
 from doublecheck.oracle import explain
-from doublecheck.oracle.chess import Chess, not_over, game_over
+from doublecheck.oracle.chess import About, Chess, game_over, not_over
 from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
-from doublecheck.oracle.explain import VARIANT, Refusal, piece_name, side as side_name
+from doublecheck.oracle.explain import VARIANT, Refusal, TurnEnd, piece_name, side as side_name
 from doublecheck.oracle.fen import validate_castling, validate_ep
 from doublecheck.oracle.geometry import Geometry
 from doublecheck.oracle.position import BLACK, WHITE, Move, color_of, colored, other
@@ -77,6 +77,14 @@ class SymmetricMonster(Chess):
     def may_move_doubles(self, pos) -> bool:
         """R5: only while the double-king is on the board or still in hand."""
         return colored("*K", pos.turn) in pos.board or colored("K", pos.turn) in pos.state.hand
+
+    LOST_KING = ((may_move_singles, "has lost its single king, so its single pieces may not move"),
+                 (may_move_doubles, "has lost its double-king, so its double-pieces may not move"))
+
+    def king_notes(self, pos):
+        """R4, R5: a side that lost one of its kings still plays with the other kind of piece."""
+        return [f"{side_name(color)} {words}." for color in (WHITE, BLACK)
+                for may_move, words in self.LOST_KING if not may_move(self, pos.replace(turn=color))]
 
     # ------------------------------------------------------------- moves
 
@@ -360,6 +368,19 @@ class SymmetricMonster(Chess):
                        f"double-piece action must follow ({len(self.legal_moves(pos))} are "
                        f"possible)", "S4", also=["SM-R9"])
 
+    turn_actions = ("First action", "Second action")
+
+    def turn_end_reason(self, pos_before, move, pos_after):
+        """A single-piece move is a whole turn (S4); a first double action that takes the
+        opponent's last king ends the game there (S7)."""
+        if pos_before.state.first is not None or self.mid_turn(pos_after):
+            return None
+        san = self.san(pos_before, move)
+        if not is_double(move.drop or pos_before.board[move.frm]):
+            return TurnEnd("S4", f"{san} is a single-piece move, a whole turn", ("SM-R9",))
+        return TurnEnd("S7", f"{san} took the opponent's last king, which ends the game",
+                       ("SM-R12",))
+
     def state_sentences(self, pos):
         """The double-kings in hand (field 7) and the double turn under way (field 8)."""
         hand = [side_name(c) for c in (WHITE, BLACK) if colored("K", c) in pos.state.hand]
@@ -371,3 +392,12 @@ class SymmetricMonster(Chess):
         else:
             out.append("At a turn boundary (field 8: -).")
         return out
+
+    # What the tables doublecheck generate writes say of this variant (README, docs/perft.md).
+    about = About(summary=("extra squares, double-pieces that move twice, a double-king dropped from hand, "
+                           "no check"),
+                  move=("a single-piece move, or one action of a double turn (a double-piece move or the "
+                        "double-king drop)"),
+                  turn="one single-piece move, or two double actions (**S4**)",
+                  note=("a first double action counts only when a second can follow (**S4**), the second "
+                        "may not undo a quiet first (**S6**); a side without kings has no moves (**S7**)"))

@@ -43,11 +43,12 @@ def options(argv=None):
     return parser.parse_args(argv)
 
 
-def serve(answer=None, before=None, argv=None):
+def serve(answer=None, before=None, argv=None, after=None):
     """Answer requests until end of input.
 
     ``answer(request, opts) -> dict`` gives the answer fields (without the id);
-    ``before(request, opts)`` runs first and may misbehave on its own (print, exit, sleep).
+    ``before(request, opts)`` runs first and may misbehave on its own (print, exit, sleep);
+    ``after(request, reply)`` runs once the answer is written (hello's too).
     """
     answer = answer or (lambda request, opts: oracle_answer(request))
     opts = options(argv)
@@ -65,6 +66,8 @@ def serve(answer=None, before=None, argv=None):
                 before(request, opts)
             reply = answer(request, opts)
         print(json.dumps({"id": request["id"], **reply}), flush=True)
+        if after:
+            after(request, reply)
 
 
 def triggered(request) -> bool:

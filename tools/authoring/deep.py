@@ -15,6 +15,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+from doublecheck.authoring.generators import perft_expect, perft_request
 from doublecheck.oracle import api, variants
 from doublecheck.progress import Progress
 from doublecheck.perft.cache import DEFAULT_HASH_MB
@@ -41,26 +42,20 @@ class DeepPerft:
     check: bool = False        # count it a second time with the plain walk when generating
 
 
-DEEP_TABLE_START = ("<!-- deep-tier table: written by `doublecheck generate` from "
-                    "cases/*/generated-deep-perft.json; regenerate, do not edit -->")
-DEEP_TABLE_END = "<!-- end of the deep-tier table -->"
-
-
-def deep_table(cases_dir) -> str:
-    """The table of every deep count, for docs/perft.md (markers included): per variant
-    in registry order, each case with its nodes, how long it took and its second walk."""
+def deep_rows(cases_dir) -> list[str]:
+    """docs/perft.md's deep-tier table (``doublecheck.authoring.derived`` puts it between its
+    markers): every deep count, per variant in registry order, with how long it took and
+    its second walk."""
     import json
     from pathlib import Path
 
-    rows = []
+    rows = ["| variant | case | nodes | counted in | second walk |", "|---|---|---|---|---|"]
     for variant in variants.VARIANT_NAMES:
         path = Path(cases_dir) / variant / f"{TOPIC}.json"
         cases = json.loads(path.read_text(encoding="utf-8"))["cases"] if path.exists() else []
-        for case in cases:
-            rows.append(f"| `{variant}` | `{case['id'].rsplit('/', 1)[1]}` | {_nodes(case):,} | "
-                        f"{_made(case.get('computed'))} | {_checked(case.get('computed'))} |")
-    return "\n".join([DEEP_TABLE_START, "", "| variant | case | nodes | counted in | second walk |",
-                      "|---|---|---|---|---|", *rows, "", DEEP_TABLE_END])
+        rows += [f"| `{variant}` | `{c['id'].rsplit('/', 1)[1]}` | {_nodes(c):,} | {_made(c.get('computed'))} | "
+                 f"{_checked(c.get('computed'))} |" for c in cases]
+    return rows
 
 
 def _nodes(case: dict) -> int:
@@ -85,17 +80,7 @@ def _checked(computed: dict | None) -> str:
 
 def request_of(spec: DeepPerft) -> dict:
     """The perft request of a deep case, keys in the order the files keep."""
-    request = {"op": "perft"}
-    if spec.fen is not None:
-        request["fen"] = spec.fen
-    if spec.moves:
-        request["moves"] = list(spec.moves)
-    request["depth"] = spec.depth
-    if spec.turns:
-        request["turns"] = True
-    if spec.divide:
-        request["divide"] = True
-    return request
+    return perft_request(spec.depth, spec.fen, spec.moves, turns=spec.turns or None, divide=spec.divide)
 
 
 def case_id(variant: str, spec: DeepPerft) -> str:
@@ -186,9 +171,7 @@ def deep_file(variant: str, specs, jobs: int = 1, log=None, committed: dict | No
         else:
             result, seconds = measure(rules, spec, jobs, hash_mb, log)
             computed = old.get("computed") if old else {"how": how(jobs, hash_mb), "seconds": seconds}
-            expect = {"nodes": result["nodes"]}
-            if spec.divide:
-                expect["divide"] = dict(sorted(result["divide"].items()))
+            expect = perft_expect(result, spec.divide)
         if check and spec.check and computed is not None and "check" not in computed:
             computed = {**computed, "check": cross_check(rules, spec, expect, jobs, log)}
         cases.append(deep_case(variant, spec, expect, computed))

@@ -1,21 +1,23 @@
 """Text kept in step with its one source; ``doublecheck generate`` writes it, ``--check`` compares.
 
-- The variant ids and the operation names in ``schemas/*.json`` (every
-  ``enum`` that lists variants or operations, and the variant alternatives of
-  the case-id ``pattern``) come from ``doublecheck.oracle.variants.REGISTRY``
-  and ``doublecheck.oracle.api.OPS``.  Only those lists are rewritten, in
-  place; the rest of each schema is left as written.
+- The variant ids and the operation names in ``schemas/*.json`` come from
+  ``doublecheck.oracle.variants.REGISTRY`` and ``doublecheck.oracle.api.OPS``:
+  each schema states them once, at marked places (``$defs.variant.enum``,
+  ``$defs.op.enum``, the variant alternatives of ``$defs.case-id.pattern``),
+  and refers to those.  Only those lists are rewritten, in place; the rest of
+  each schema is left as written, whatever words its other lists contain.
 - The ``hello`` answer of the example exchange in docs/protocol.md lists the
   registered variants.
 - The rule table of ``docs/<variant>.md`` (between the two marker lines
   below) comes from the rule catalogue ``cases/rules/*.json``: every rule the
   variant has that chess does not, in catalogue order, with its title and
-  statement.  The catalogue is the one home of rule prose; the table is
+  statement.  A variant plugin's doc page (``Variant.doc``) gets its table the
+  same way, in its own package.  The catalogue is the one home of rule prose; the table is
   never edited by hand.
 
 - The deep-tier table of docs/perft.md comes from the deep files
   (``cases/*/generated-deep-perft.json``: counts, times, second walks), through
-  ``doublecheck.authoring.deep.deep_table``.
+  ``doublecheck.authoring.deep.deep_rows``.
 
 - The catalogue tables of docs/mutants.md come from the mutant catalogue
   (``doublecheck.authoring.mutants``: each ``@mutant`` line and the class's
@@ -29,13 +31,14 @@ from __future__ import annotations
 
 import json
 import re
+from importlib import resources
 from pathlib import Path
 
 from doublecheck import casefiles, validcache
-from doublecheck.authoring.deep import DEEP_TABLE_END, DEEP_TABLE_START, deep_table
 from doublecheck.casefiles import CASES_DIR, SCHEMAS_DIR, load_rules
+from doublecheck.oracle import variants
 from doublecheck.oracle.api import OPS
-from doublecheck.oracle.variants import REGISTRY
+from doublecheck.oracle.variants import REGISTRY, plugins
 
 DOCS_DIR = CASES_DIR.parent / "docs"
 TABLE_START = ("<!-- rule table: written by `doublecheck generate` from the rule catalogue "
@@ -70,19 +73,29 @@ def _lists(node):
             yield from _lists(value)
 
 
+def marked_lists(schema: dict, variants: list[str], ops: list[str]) -> list[tuple[object, object]]:
+    """(what a schema holds, what it should hold) at the three places the registry writes:
+    ``$defs.variant.enum``, ``$defs.op.enum`` and the variant alternatives of
+    ``$defs.case-id.pattern``; every other list of a schema is its own."""
+    defs = schema.get("$defs", {})
+    out = []
+    if "enum" in defs.get("variant", {}):
+        out.append((defs["variant"]["enum"], variants))
+    if "enum" in defs.get("op", {}):
+        out.append((defs["op"]["enum"], ops))
+    pattern = defs.get("case-id", {}).get("pattern")
+    if pattern is not None:
+        m = CASE_ID_VARIANTS.match(pattern)
+        if m:
+            out.append((pattern, f"^({'|'.join(variants)})/" + pattern[m.end():]))
+    return out
+
+
 def schema_text(text: str) -> str:
-    """A schema's text with its variant and operation lists made equal to the registry's."""
-    variants, ops = list(REGISTRY), list(OPS)
-    for found in list(_lists(json.loads(text))):
-        if isinstance(found, str):
-            m = CASE_ID_VARIANTS.match(found)
-            if m:
-                text = text.replace(json.dumps(found),
-                                    json.dumps(f"^({'|'.join(variants)})/" + found[m.end():]))
-        elif "chess" in found and found != variants:
-            text = text.replace(json.dumps(found), json.dumps(variants))
-        elif "perft" in found and found != ops:
-            text = text.replace(json.dumps(found), json.dumps(ops))
+    """A schema's text with its marked variant and operation lists made equal to the registry's."""
+    for found, wanted in marked_lists(json.loads(text), list(REGISTRY), list(OPS)):
+        if found != wanted:
+            text = text.replace(json.dumps(found), json.dumps(wanted))
     return text
 
 
@@ -120,6 +133,8 @@ def mutant_tables() -> str:
     from doublecheck.authoring.mutants import CATALOGUE
     by_variant = {}
     for m in CATALOGUE.values():
+        if m.variant not in REGISTRY:
+            continue    # a plugin's mutants are documented in its own package
         by_variant.setdefault(m.variant, []).append(m)
     out = [MUTANTS_START]
     for variant, entries in by_variant.items():
@@ -130,8 +145,61 @@ def mutant_tables() -> str:
 
 
 def protocol_text(text: str) -> str:
-    """docs/protocol.md with the oracle's ``hello`` answer listing the registered variants."""
-    return HELLO_VARIANTS.sub(lambda m: m[1] + json.dumps(list(REGISTRY)), text)
+    """docs/protocol.md with the oracle's ``hello`` answer listing the registered variants,
+    and its per-variant perft depth limits."""
+    text = HELLO_VARIANTS.sub(lambda m: m[1] + json.dumps(list(REGISTRY)), text)
+    rows = [f"| `{v}` | {variants.get(v).max_perft_depth} |" for v in REGISTRY]
+    return block(text, "perft depth table", "max_perft_depth of each variant's rules class",
+                 ["| variant | deepest perft (moves or turns) |", "|---|---|", *rows], "docs/protocol.md")
+
+
+# --------------------------------------------- per-variant tables, marked by name
+
+def markers(name: str, source: str) -> tuple[str, str]:
+    return (f"<!-- {name}: written by `doublecheck generate` from {source}; edit that, not this table -->",
+            f"<!-- end of the {name} -->")
+
+
+def block(text: str, name: str, source: str, lines: list[str], where: str) -> str:
+    """``text`` with the lines between the two markers of ``name`` made ``lines``."""
+    first, last = markers(name, source)
+    return doc_text(text, "\n".join([first, *lines, last]), where, (first, last))
+
+
+def variant_rows(docs_dir: Path) -> list[str]:
+    """The README's variant table: each variant's ``summary`` and its rules page (as the
+    command that prints it: the README is also the package index's page, where a link into
+    the repository would be broken)."""
+    def page(v):
+        if (Path(docs_dir) / f"{v}.md").exists():
+            return f"`doublecheck docs {v}`"
+        title, url = variants.get(v).rules_page
+        return f"[{title}]({url})"
+    return ["| variant id | in one line | rules (installed: `doublecheck docs VARIANT`) |", "|---|---|---|",
+            *[f"| `{v}` | {_cell(variants.get(v).about.summary)} | {page(v)} |" for v in REGISTRY]]
+
+
+def perft_term_rows(docs_dir: Path) -> list[str]:
+    """docs/perft.md, "What is counted": what each variant's ``about`` says."""
+    def name(v):
+        return f"`{v}` ([rules]({v}.md))" if (Path(docs_dir) / f"{v}.md").exists() else f"`{v}`"
+    about = {v: variants.get(v).about for v in REGISTRY}
+    return ["| variant | a move is | a turn is | worth knowing |", "|---|---|---|---|",
+            *[f"| {name(v)} | {a.move} | {a.turn} | {a.note} |" for v, a in about.items()]]
+
+
+def deep_rows(cases_dir: Path = CASES_DIR) -> list[str]:
+    """docs/perft.md, the deep tier: every count of the generated deep-tier files, with its
+    time and second walk (``doublecheck.authoring.deep.deep_rows``)."""
+    from doublecheck.authoring import deep
+    return deep.deep_rows(cases_dir)
+
+
+def perft_text(text: str, docs_dir: Path) -> str:
+    text = block(text, "perft terms table", "about of each variant's rules class",
+                 perft_term_rows(docs_dir), "docs/perft.md")
+    return block(text, "deep tier table", "cases/<variant>/generated-deep-perft.json",
+                 deep_rows(), "docs/perft.md")
 
 
 def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
@@ -153,17 +221,20 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
         out[protocol] = protocol_text(protocol.read_text(encoding="utf-8"))
     perft = Path(docs_dir) / "perft.md"
     if perft.exists():
-        out[perft] = doc_text(perft.read_text(encoding="utf-8"), deep_table(CASES_DIR),
-                              "docs/perft.md", (DEEP_TABLE_START, DEEP_TABLE_END))
+        out[perft] = perft_text(perft.read_text(encoding="utf-8"), docs_dir)
+    readme = Path(docs_dir).parent / "README.md"
+    if readme.exists() and Path(docs_dir).is_dir():
+        out[readme] = block(readme.read_text(encoding="utf-8"), "variant table",
+                            "about of each variant's rules class", variant_rows(docs_dir), "README.md")
     mutants = Path(docs_dir) / "mutants.md"
     if mutants.exists():
         out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(),
                                 "docs/mutants.md", (MUTANTS_START, MUTANTS_END))
-    if Path(docs_dir).is_dir():
-        catalogue, _ = load_rules(CASES_DIR)
-        for variant in REGISTRY:
-            path = Path(docs_dir) / f"{variant}.md"
-            if path.exists():
-                out[path] = doc_text(path.read_text(encoding="utf-8"),
-                                     rule_table(catalogue, variant), f"docs/{variant}.md")
+    catalogue, _ = load_rules(CASES_DIR)
+    pages = [(Path(docs_dir) / f"{variant}.md", variant, f"docs/{variant}.md") for variant in REGISTRY]
+    pages += [(Path(str(resources.files(v.package) / v.doc)), v.id, f"{v.package}/{v.doc}")
+              for v in plugins() if v.doc]
+    for path, variant, where in pages:
+        if path.exists():
+            out[path] = doc_text(path.read_text(encoding="utf-8"), rule_table(catalogue, variant), where)
     return out

@@ -30,21 +30,57 @@ import importlib
 import json
 import pkgutil
 import sys
+from importlib import resources
 from pathlib import Path
 
 from doublecheck.authoring import derived, generators
 from doublecheck.authoring import deep as deep_tier
-from doublecheck.perft.cache import DEFAULT_HASH_MB
+from doublecheck.authoring.own import OWN_PREFIX, own_file
+from doublecheck.defaults import HASH_MB
 from doublecheck.casefiles import CASES_DIR, UnreadableFile, check_cases_dir, read_data_text
+from doublecheck.harness.output import OutputError, outside_of, write_output
 from doublecheck.limits import loads
+from doublecheck.oracle import variants
 from doublecheck.progress import Progress
 
 
 def discover(variant=None) -> list:
-    """The generator modules, by name, optionally only those of ``variant``."""
+    """The generator modules, by name, then those of the variant plugins (each names its
+    own), optionally only those of ``variant``."""
     modules = [importlib.import_module(f"{generators.__name__}.{info.name}")
                for info in sorted(pkgutil.iter_modules(generators.__path__), key=lambda i: i.name)]
+    modules += [m for m in map(_plugin_generator, variants.plugins()) if m is not None]
     return [m for m in modules if variant is None or m.VARIANT == variant]
+
+
+def _plugin_generator(variant):
+    """The generator module a plugin names, or None (a warning naming the plugin if it
+    cannot be imported: the other generators still run)."""
+    if variant.generator is None:
+        return None
+    try:
+        return importlib.import_module(variant.generator)
+    except Exception as e:
+        print(f"warning: variant plugin {variant.plugin}: its generator {variant.generator} "
+              f"cannot be imported: {type(e).__name__}: {e}", file=sys.stderr)
+        return None
+
+
+def _home(cases_dir: Path, rel: str) -> Path:
+    """Where a generated file goes: below ``cases_dir``, except that the package's own
+    tree sends a plugin variant's files into the plugin's own tree."""
+    if cases_dir.resolve() == CASES_DIR.resolve():
+        found = {v.id: v for v in variants.plugins()}.get(rel.split("/")[0])
+        if found is not None:
+            return found.case_tree() / rel
+    return cases_dir / rel
+
+
+def _trees(cases_dir: Path) -> list[Path]:
+    """The case trees whose generated files ``generate --check`` looks at."""
+    if cases_dir.resolve() != CASES_DIR.resolve():
+        return [cases_dir]
+    return [cases_dir] + sorted({v.case_tree() for v in variants.plugins()})
 
 
 def render(data: dict) -> str:
@@ -82,9 +118,9 @@ def produce_deep(variant=None, jobs=1, log=None, cases_dir=CASES_DIR, hash_mb=No
     out = []
     for module in discover(variant):
         if getattr(module, "DEEP_PERFT", None):
-            committed = _committed_cases(Path(cases_dir) / module.VARIANT / f"{deep_tier.TOPIC}.json")
+            committed = _committed_cases(_home(cases_dir, f"{module.VARIANT}/{deep_tier.TOPIC}.json"))
             rel, data = deep_tier.deep_file(module.VARIANT, module.DEEP_PERFT, jobs=jobs, log=log,
-                                       committed=committed, hash_mb=hash_mb or DEFAULT_HASH_MB,
+                                       committed=committed, hash_mb=hash_mb or HASH_MB,
                                        check=cross_check and not recount, recount=recount,
                                        save=None if save is None else lambda rel, data: save(rel, render(data)))
             out.append((rel, render(data)))
@@ -121,6 +157,26 @@ def _is_generated(path: Path) -> bool:
     return _generated_data(path) is not None
 
 
+def generate_own(cases_dir, options, out=None, err=None) -> int:
+    """Write one case file of new vectors (``doublecheck.authoring.own``) into ``cases_dir``;
+    a curated file of the same name is never replaced."""
+    out, err = out or sys.stdout, err or sys.stderr
+    rel, data = own_file(options)
+    path = Path(cases_dir) / rel
+    if path.exists() and not _is_generated(path):
+        print(f"error: refusing to overwrite {path}: it is not marked \"generated\": true", file=err)
+        return 2
+    if not _write({path: render(data)}, Path(cases_dir), out, err):
+        return 2
+    print(f"{len(data['cases'])} cases; run them with: doublecheck run --cases-dir {cases_dir}", file=out)
+    return 0
+
+
+def _own(data: dict) -> bool:
+    """A file of new vectors (``generate --seed/--depth``): no built-in generator makes it."""
+    return data.get("topic", "").startswith(OWN_PREFIX)
+
+
 def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
                      out=None, err=None, quiet=False, deep=False, jobs=1, hash_mb=None,
                      cross_check=True) -> int:
@@ -137,7 +193,7 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
         try:  # --check recounts every deep count; writing keeps the unchanged ones
             made = produce_deep(variant, jobs, None if quiet else err, cases_dir, hash_mb, cross_check,
                                 recount=check, save=None if check else lambda rel, text: _write(
-                                    {Path(cases_dir) / rel: text}, out))
+                                    {_home(cases_dir, rel): text}, cases_dir, out, err))
         except deep_tier.DeepError as e:
             print(f"error: {e}", file=err)
             return 1
@@ -145,7 +201,7 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
         with Progress("doublecheck generate", len(chosen), "generators", None, stream=err,
                       quiet=quiet) as progress:
             made = produce(variant, progress)
-    texts = {cases_dir / rel: text for rel, text in made}
+    texts = {_home(cases_dir, rel): text for rel, text in made}
     try:
         own_tree = not deep and cases_dir.resolve() == CASES_DIR.resolve()
         kept = derived.expected_texts() if own_tree else {}
@@ -164,9 +220,9 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
                 stale.append(f"differs: {p} ({trouble})")
             elif committed != t:
                 stale.append(f"differs: {p}")
-        for path in sorted(cases_dir.glob("*/*.json")):
+        for path in sorted(p for tree in _trees(cases_dir) for p in tree.glob("*/*.json")):
             data = None if path in texts else _generated_data(path)
-            if data is not None and (data.get("tier") == "deep") == deep and (
+            if data is not None and not _own(data) and (data.get("tier") == "deep") == deep and (
                     variant is None or data.get("variant") == variant):
                 stale.append(f"not produced by any generator: {path}")
         for line in stale:
@@ -184,20 +240,45 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
         print(f"error: refusing to overwrite {path}: {why}", file=err)
     if curated:
         return 2
-    _write({**texts, **kept}, out)
-    if deep and cases_dir.resolve() == CASES_DIR.resolve():
-        _write(derived.expected_texts(), out)   # docs/perft.md lists the deep counts
+    if not _write({**texts, **kept}, cases_dir, out, err):
+        return 2
+    if deep and cases_dir.resolve() == CASES_DIR.resolve() and not _write(derived.expected_texts(), cases_dir,
+                                                                           out, err):
+        return 2   # (docs/perft.md lists the deep counts)
     if own_tree and any(p.read_text(encoding="utf-8") != t
                         for p, t in derived.expected_texts(fresh=True).items()):
-        _write(derived.expected_texts(), out)  # a catalogue read against the schemas just written
+        # a catalogue read against the schemas just written
+        return 0 if _write(derived.expected_texts(), cases_dir, out, err) else 2
     return 0
 
 
-def _write(texts: dict, out) -> None:
+def _tree_of(path: Path, cases_dir: Path) -> Path:
+    """The tree a generated file belongs in: the case tree being written, a variant plugin's
+    own package (its cases and its doc page), or else this package (derived docs, schemas)."""
+    plugins = [Path(str(resources.files(v.package))) for v in variants.plugins()]
+    return next((tree for tree in [cases_dir, *plugins] if path.is_relative_to(tree)),
+                CASES_DIR.parent)
+
+
+def _write(texts: dict, cases_dir: Path, out, err) -> bool:
+    """Write the files whose text changed; False after printing why one could not be.
+
+    A file is written only inside its tree (``_tree_of``), never through a symbolic link
+    that leads out of it."""
+    ok = True
     for path, text in texts.items():
-        if path.exists() and _committed(path)[0] == text:
-            print(f"unchanged: {path}", file=out)
+        tree = _tree_of(path, cases_dir)
+        try:
+            outside_of(path, tree)
+            if path.exists() and _committed(path)[0] == text:
+                print(f"unchanged: {path}", file=out)
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_output(path, text, inside=tree)
+        except (OutputError, OSError) as e:
+            print(f"error: {e if isinstance(e, OutputError) else f'cannot-write: {path}: {e}'}",
+                  file=err)
+            ok = False
             continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
         print(f"wrote: {path}", file=out)
+    return ok

@@ -30,7 +30,8 @@ from functools import lru_cache
 
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR, load_rules
-from doublecheck.lookups import lookup, pgn
+from doublecheck.lookups import figures, lookup, pgn
+from doublecheck.lookups.operations import OPERATIONS
 from doublecheck.lookups.svg import (
     TURN_COLOURS,
     Arrow,
@@ -48,10 +49,9 @@ from doublecheck.oracle.errors import (
 )
 from doublecheck.oracle.explain import side
 from doublecheck.oracle.notation import read_text
-from doublecheck.oracle.position import BLACK, WHITE
 
 MAX_MOVES = 3000          # moves in a line, or turns in a PGN record, per request
-ORACLE_OPS = tuple(op for op in api.OPS if op != "perft")
+ORACLE_OPS = tuple(name for name, op in OPERATIONS.items() if op.desk)
 DESK_OPS = ("position", "explain", "replay", "pgn")
 OPS = ORACLE_OPS + DESK_OPS
 REFUSED_COLOUR = "#c62828"
@@ -78,7 +78,8 @@ def hello() -> dict:
     out = api.hello()
     out["ops"] = list(OPS)
     out["desk"] = {"version": __version__, "max_moves": MAX_MOVES,
-                   "start_fens": {v: variants.get(v).fen(variants.get(v).start) for v in api.VARIANTS}}
+                   "start_fens": {v: variants.get(v).fen(variants.get(v).start) for v in api.VARIANTS},
+                   "figures": figures.page_figures()}
     return out
 
 
@@ -115,18 +116,13 @@ def position(request: dict) -> dict:
         played = api.replay(rules, fen, tokens)
     except RulesError as e:
         raise RulesError(e.code, f"the line cannot be played: {e.message}") from None
-    turns = pgn.turns_of_line(rules, played)
     pos = played.final if at == len(tokens) else played.steps[at].pos
     shown = lookup.show_data(rules.name, fen, tokens[:at])
-    line, arrows, begin = [], [], 0
-    for turn_start, sans, complete in turns:
-        end = begin + len(sans)
-        line.append({"number": turn_start.fullmove, "side": side(turn_start.turn).lower(),
-                     "san": ",".join(sans) + ("" if complete else ","),
-                     "moves": tokens[begin:end], "complete": complete, "from": begin, "upto": end})
-        if begin < at <= end:             # the turn the board is in (or has just finished)
-            arrows = drawn_turn(rules, turn_start, tokens[begin:at])
-        begin = end
+    line, arrows = line_turns(rules, played, tokens), []
+    for turn in line:
+        if turn["from"] < at <= turn["upto"]:     # the turn the board is in (or has just finished)
+            start = played.steps[turn["from"]].pos
+            arrows = drawn_turn(rules, start, tokens[turn["from"]:at])
     g = rules.geometry
     legal = [{"move": rules.move_text(pos, m),
               "from": g.name[m.frm] if m.frm is not None else None, "to": g.name[m.to],
@@ -141,31 +137,78 @@ def position(request: dict) -> dict:
             "state": shown["state"], "notes": king_notes(rules, pos),
             "moves": [m["move"] for m in legal], "legal": legal, "turn_count": shown["turns"],
             "line": line, "at": at, "length": len(tokens),
-            "svg": position_svg(rules, pos, arrows)}
+            "coordinates": [rules.move_text(s.pos, s.move) for s in played.steps],
+            "turn_actions": list(rules.turn_actions),
+            "turn": turn_panel(rules, pos, line, at, shown["status"]["over"]),
+            "svg": position_svg(rules, pos, arrows, flipped=flip_of(request))}
+
+
+def flip_of(request: dict) -> bool:
+    """``flip``: draw the board from Black's side."""
+    flip = request.get("flip", False)
+    if not isinstance(flip, bool):
+        raise invalid("'flip' must be true or false")
+    return flip
+
+
+# ------------------------------------------------- the turn as players see it
+
+def line_turns(rules, played, tokens) -> list:
+    """The line in turns: number, side, SAN, the moves as given, where each turn lies in
+    the line, its actions, and why it ended short of the variant's longest turn."""
+    out, begin = [], 0
+    for turn_start, sans, complete in pgn.turns_of_line(rules, played):
+        end = begin + len(sans)
+        out.append({"number": turn_start.fullmove, "side": side(turn_start.turn).lower(),
+                    "san": ",".join(sans) + ("" if complete else ","), "actions": sans,
+                    "moves": tokens[begin:end], "complete": complete, "from": begin, "upto": end,
+                    "end": turn_end(rules, played, end - 1) if complete else None})
+        begin = end
+    return out
+
+
+def turn_end(rules, played, index: int):
+    """The rules' reason (``turn_end_reason``) why the turn ending with step ``index``
+    has fewer actions than the variant's longest, with the rule's catalogue title."""
+    step = played.steps[index]
+    after = played.steps[index + 1].pos if index + 1 < len(played.steps) else played.final
+    found = rules.turn_end_reason(step.pos, step.move, after)
+    if found is None:
+        return None
+    return {"rule": found.rule, "words": found.words, "also": list(found.also),
+            "title": catalogue().get(found.rule, {}).get("title", "")}
+
+
+def turn_panel(rules, pos, line, at: int, over: bool) -> dict:
+    """The turn the side to move is playing at ``at``: one slot per action the rules
+    name, each ``played`` (with its SAN), ``next`` (the rules allow it now) or
+    ``waiting``; at a turn boundary every slot is open, and none is next once the
+    game is over."""
+    played = []
+    if rules.mid_turn(pos):
+        turn = next((t for t in line if t["from"] < at <= t["upto"]), None)
+        # A FEN can start in the middle of a turn: its earlier action (every turn of
+        # these variants has two at most) was played before the line, so it has no SAN here.
+        played = turn["actions"][:at - turn["from"]] if turn else [None]
+    slots = []
+    for i, name in enumerate(rules.turn_actions):
+        state = "played" if i < len(played) else "next" if i == len(played) and not over else "waiting"
+        slots.append({"name": name, "san": played[i] if i < len(played) else None, "state": state})
+    return {"side": side(pos.turn).lower(), "number": pos.fullmove, "slots": slots}
 
 
 def drawn_turn(rules, turn_start, tokens) -> list:
     """Numbered arrows for the moves of one turn played so far."""
     try:
-        return turn_arrows(rules, turn_start, ",".join(t.rstrip(",") for t in tokens))
+        return turn_arrows(rules, turn_start, "".join(tokens))
     except RulesError:
         return []
 
 
-KING_NOTES = (("may_move_singles", "has lost its single king, so its single pieces may not move"),
-              ("may_move_doubles", "has lost its double-king, so its double-pieces may not move"))
-
-
 def king_notes(rules, pos) -> list[str]:
-    """What a side may no longer move because a king of its is lost, as the rules say
-    (only variants whose rules answer these questions have such notes)."""
-    out = []
-    for color in (WHITE, BLACK):
-        for question, words in KING_NOTES:
-            ask = getattr(rules, question, None)
-            if ask is not None and not ask(pos.replace(turn=color)):
-                out.append(f"{side(color)} {words}.")
-    return out
+    """What a side may no longer move because a king of its is lost (the rules' own
+    ``king_notes`` hook; none in the variants where a lost king ends the game)."""
+    return rules.king_notes(pos)
 
 
 # ------------------------------------------------------------- explain
@@ -189,7 +232,7 @@ def explain(request: dict) -> dict:
     if not result["legal"] and result["code"] == INVALID_MOVE_TEXT:
         raise RulesError(INVALID_MOVE_TEXT, result["reason"])
     result["rule_statements"] = statements(result["rules"])
-    result["svg"] = attempt_svg(rules, result)
+    result["svg"] = attempt_svg(rules, result, flip_of(request))
     return result
 
 
@@ -241,7 +284,7 @@ def statements(ids) -> dict:
     return {i: catalogue()[i].get("statement", "") for i in ids if i in catalogue()}
 
 
-def attempt_svg(rules, result: dict) -> str:
+def attempt_svg(rules, result: dict, flipped: bool = False) -> str:
     """The position of an explanation with its moves drawn: the legal ones as numbered
     arrows, the refused one in red (dashed; just its target circled when it is SAN)."""
     pos = rules.parse_fen(result["fen"])
@@ -258,7 +301,7 @@ def attempt_svg(rules, result: dict) -> str:
         for arrow in drawn:
             arrow.label = str(i + 1) if len(entries) > 1 else None
         arrows += drawn
-    return position_svg(rules, pos, arrows)
+    return position_svg(rules, pos, arrows, flipped=flipped)
 
 
 def target_circle(rules, text: str) -> list:
@@ -291,7 +334,8 @@ def replay(request: dict) -> dict:
         entry = dict(checked, moves=[rules.move_text(s.pos, s.move) for s in steps], tags=game.tags)
         if checked["illegal"]:
             explanation = checked["illegal"]["explanation"]
-            entry["illegal"] = dict(checked["illegal"], svg=attempt_svg(rules, explanation),
+            entry["illegal"] = dict(checked["illegal"], svg=attempt_svg(rules, explanation,
+                                                                        flip_of(request)),
                                     rule_statements=statements(explanation["rules"]))
         out.append(entry)
     return {"record_ok": report["ok"], "report": pgn.report_text(report), "games": out}

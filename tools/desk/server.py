@@ -40,7 +40,11 @@ from urllib.parse import urlsplit
 
 from doublecheck import __version__
 from doublecheck.desk import ops
-from doublecheck.oracle.errors import INVALID_REQUEST, UNSUPPORTED, RulesError
+from doublecheck.oracle.errors import (CANNOT_LISTEN, CASES_NOT_FOUND, FORBIDDEN, INTERNAL_ERROR,
+                                       INVALID_REQUEST, LENGTH_REQUIRED, METHOD_NOT_ALLOWED, NOT_FOUND,
+                                       SCHEMA_UNUSABLE, TOO_LARGE, UNSUPPORTED, UNSUPPORTED_MEDIA_TYPE,
+                                       FIGURES_NOT_FOUND,
+                                       RulesError)
 
 from doublecheck.defaults import DESK_MAX_BODY as MAX_BODY  # noqa: E402 (bytes in one request body)
 READ_TIMEOUT = 30           # seconds a connection may take to send its request
@@ -52,10 +56,11 @@ CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; c
 # The page loads only its own files; the inline board is SVG markup, not an image.
 PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-HTTP_STATUS = {UNSUPPORTED: 404, "not-found": 404, "method-not-allowed": 405,
-               "length-required": 411, "too-large": 413, "unsupported-media-type": 415,
-               "forbidden": 403, "internal-error": 500,
-               "cases-not-found": 500, "schema-unusable": 500}   # a damaged install
+HTTP_STATUS = {UNSUPPORTED: 404, NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405,
+               LENGTH_REQUIRED: 411, TOO_LARGE: 413, UNSUPPORTED_MEDIA_TYPE: 415,
+               FORBIDDEN: 403, INTERNAL_ERROR: 500,
+               CASES_NOT_FOUND: 500, SCHEMA_UNUSABLE: 500,   # a damaged install
+               FIGURES_NOT_FOUND: 500}
 
 
 class DeskError(Exception):
@@ -162,7 +167,7 @@ class Handler(BaseHTTPRequestHandler):
                 name = path[len("/static/"):]
                 body = self.server.files.get(name)
                 if body is None:
-                    raise DeskError("not-found", f"no file {name!r} in the desk's static files")
+                    raise DeskError(NOT_FOUND, f"no file {name!r} in the desk's static files")
                 ext = name[name.rfind("."):]
                 return self.send(200, body, CONTENT_TYPES[ext], head)
             if path == "/rules":
@@ -172,8 +177,8 @@ class Handler(BaseHTTPRequestHandler):
                 hello["desk"] = dict(hello["desk"], max_body=MAX_BODY)
                 return self.send_json(200, {"ok": True, **hello}, head)
             if path.startswith("/api/"):
-                raise DeskError("method-not-allowed", f"{path} takes POST with a JSON body")
-            raise DeskError("not-found", f"nothing at {path}; the desk is at /")
+                raise DeskError(METHOD_NOT_ALLOWED, f"{path} takes POST with a JSON body")
+            raise DeskError(NOT_FOUND, f"nothing at {path}; the desk is at /")
         except Exception as e:  # noqa: BLE001  answered, never fatal (see refuse)
             self.refuse(e, f"GET {path}", head=head)
 
@@ -184,8 +189,8 @@ class Handler(BaseHTTPRequestHandler):
             try:
                 self.check_host()
                 if not path.startswith("/api/") or path == "/api/hello":
-                    raise DeskError("method-not-allowed" if path in ("/", "/rules", "/api/hello")
-                                    else "not-found", f"POST {path}: the operations are at /api/OP")
+                    raise DeskError(METHOD_NOT_ALLOWED if path in ("/", "/rules", "/api/hello")
+                                    else NOT_FOUND, f"POST {path}: the operations are at /api/OP")
             except DeskError:
                 self.skip_body()
                 raise
@@ -207,11 +212,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.send_error_json(code, str(getattr(error, "message", error)), head, rid)
         print(f"doublecheck desk: internal error on {what}:", file=sys.stderr)
         traceback.print_exception(error)
-        return self.send_error_json("internal-error", f"{type(error).__name__}: {error}", head, rid)
+        return self.send_error_json(INTERNAL_ERROR, f"{type(error).__name__}: {error}", head, rid)
 
     def refuse_method(self):
         self.skip_body()
-        self.send_error_json("method-not-allowed", f"{self.command} is not used here; "
+        self.send_error_json(METHOD_NOT_ALLOWED, f"{self.command} is not used here; "
                                                    f"the desk takes GET and POST")
 
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = refuse_method
@@ -225,24 +230,24 @@ class Handler(BaseHTTPRequestHandler):
             return
         host = self.headers.get("Host")
         if host is not None and not is_loopback(host_name(host)):
-            raise DeskError("forbidden", f"this desk answers requests for 127.0.0.1 or localhost, "
+            raise DeskError(FORBIDDEN, f"this desk answers requests for 127.0.0.1 or localhost, "
                                          f"not for {host!r}")
         origin = self.headers.get("Origin")
         if origin is not None and origin != "null":
             name = urlsplit(origin).hostname or ""
             if not is_loopback(name):
-                raise DeskError("forbidden", f"requests from pages at {origin!r} are not answered")
+                raise DeskError(FORBIDDEN, f"requests from pages at {origin!r} are not answered")
 
     def read_json(self) -> dict:
         """The request body as a JSON object; every limit is checked before it is read."""
         if self.headers.get("Transfer-Encoding"):
             self.refuse_body()
-            raise DeskError("length-required", "send the body with a Content-Length "
+            raise DeskError(LENGTH_REQUIRED, "send the body with a Content-Length "
                                                "(chunked bodies are not accepted)")
         length = self.headers.get("Content-Length")
         if length is None:
             self.refuse_body()
-            raise DeskError("length-required", "a request body needs a Content-Length header")
+            raise DeskError(LENGTH_REQUIRED, "a request body needs a Content-Length header")
         try:
             size = int(length)
             if size < 0:
@@ -252,12 +257,12 @@ class Handler(BaseHTTPRequestHandler):
             raise DeskError(INVALID_REQUEST, f"Content-Length {length!r} is not a byte count") from None
         if size > MAX_BODY:
             self.refuse_body()                  # the body is never read
-            raise DeskError("too-large", f"the request body is {size} bytes; the desk takes at "
+            raise DeskError(TOO_LARGE, f"the request body is {size} bytes; the desk takes at "
                                          f"most {MAX_BODY} bytes ({MAX_BODY // 1024} KiB)")
         body = self.rfile.read(size)
         kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if kind != "application/json":
-            raise DeskError("unsupported-media-type", f"send the request body as application/json, "
+            raise DeskError(UNSUPPORTED_MEDIA_TYPE, f"send the request body as application/json, "
                                                       f"not {kind or 'without a Content-Type'}")
         try:
             request = json.loads(body.decode("utf-8"))
@@ -353,13 +358,13 @@ def desk_command(args) -> int:
     except OSError as e:
         hint = " (choose another with --port, or --port 0 for any free port)" \
             if getattr(e, "errno", None) == 98 else ""
-        raise RulesError("cannot-listen", f"{args.host}:{args.port}: {e.strerror or e}{hint}") from None
+        raise RulesError(CANNOT_LISTEN, f"{args.host}:{args.port}: {e.strerror or e}{hint}") from None
     host = args.host if ":" not in args.host else f"[{args.host}]"
     url = f"http://{host}:{server.server_address[1]}/"
     if not server.loopback_only:
         print(f"warning: listening on {args.host}, not on loopback only: anyone who can reach "
               f"this machine on port {server.server_address[1]} can use the desk (it has no "
-              f"login; see docs/desk.md)", file=sys.stderr)
+              f"login; see: doublecheck docs desk)", file=sys.stderr)
     print(f"doublecheck desk: {url}   (Ctrl-C stops it)", flush=True)
     if args.open:
         import webbrowser

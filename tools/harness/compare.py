@@ -29,8 +29,7 @@ has it with the wrong type). Lists of moves in it hold at most ``DIFF_ITEMS``
 entries; the ``*_count`` fields give the full numbers.
 """
 
-from doublecheck.oracle import api, variants
-from doublecheck.oracle.errors import RulesError
+from doublecheck.oracle.errors import INVALID_FEN, RulesError
 
 FEN_FIELDS = ("placement", "side to move", "castling", "en passant",
               "halfmove clock", "fullmove number")
@@ -39,6 +38,9 @@ LIST_LIMIT = 40    # moves shown in one missing/extra line of the text report
 DIFF_ITEMS = 200   # moves kept in one missing/extra list of the structured difference
 SHORT_ITEMS = 5    # moves named in the one-line summary
 SHORT_LIMIT = 300  # characters of the one-line summary
+# The first line of a failure whose case the built-in oracle does not answer as expected either
+# (a case of a user's own tree; runner.oracle_doubt)
+CASE_DOUBT = "the oracle also disagrees with this case: the case may be wrong"
 
 
 def compare(variant: str, expect: dict, answer: dict, request: dict | None = None) -> list[str]:
@@ -110,17 +112,18 @@ def _move_set(variant, want, got):
 
 
 def _fen(variant, want, got):
+    from doublecheck.oracle import api   # on demand: building the command line imports this module
     if not isinstance(got, str):
         return _malformed("a FEN string", got)
     try:
         want_norm = _normal_fen(variant, want)
     except RulesError as e:
-        return {"kind": "invalid-fen", "side": "expected", "fen": want,
+        return {"kind": INVALID_FEN, "side": "expected", "fen": want,
                 "code": e.code, "message": e.message}
     try:
         got_norm = _normal_fen(variant, got)
     except RulesError as e:
-        return {"kind": "invalid-fen", "side": "answer", "fen": got,
+        return {"kind": INVALID_FEN, "side": "answer", "fen": got,
                 "code": e.code, "message": e.message}
     if api.same_fen(variant, want, got):
         return None
@@ -136,6 +139,7 @@ def _fen(variant, want, got):
 
 
 def _normal_fen(variant, fen):
+    from doublecheck.oracle import api
     return api.handle({"op": "fen", "variant": variant, "fen": fen})["fen"]
 
 
@@ -210,7 +214,7 @@ def _field_lines(key, f, san) -> list[str]:
         if f["repeated"]:
             lines.append(f"{key}: produced more than once: {move_list(f['repeated'])}")
         return lines
-    if kind == "invalid-fen":
+    if kind == INVALID_FEN:
         if f["side"] == "expected":
             return [f"fen: the expected FEN is not valid ({f['code']}: {f['message']}): {f['fen']}"]
         return [f"fen: the answer is not a valid FEN ({f['code']}: {f['message']}): {f['fen']}"]
@@ -332,6 +336,7 @@ class SanNamer:
     """SAN of move and turn tokens at one position, as the oracle writes it."""
 
     def __init__(self, variant: str, request: dict):
+        from doublecheck.oracle import api, variants
         try:
             self.rules = variants.get(variant)
             self.pos = api.replay(self.rules, request.get("fen"), request.get("moves")).final
@@ -344,6 +349,7 @@ class SanNamer:
         A turn's halves are joined by commas; a lone opening half keeps its
         trailing comma (double-move), as its coordinates do.
         """
+        from doublecheck.oracle import api
         line = api.replay(self.rules, moves=[token], start=pos)
         names = [self.rules.san(s.pos, s.move) for s in line.steps]
         return ",".join([n.rstrip(",") for n in names[:-1]] + names[-1:]), line.final

@@ -53,7 +53,7 @@ import math
 import signal
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import nullcontext
 
 
 class TimeLimitExceeded(BaseException):
@@ -95,19 +95,21 @@ class Deadline:
         return self.end is not None and time.monotonic() >= self.end
 
 
-@contextmanager
 def time_limit(seconds: float | None):
-    """Raise TimeLimitExceeded inside the ``with`` block once it has run for ``seconds``."""
+    """A context manager raising TimeLimitExceeded inside its ``with`` block once the block
+    has run for ``seconds``.
+
+    The timer is armed as the last step of entering the block, inside a ``try`` that
+    disarms it again: a limit so short that it fires while the block is being entered
+    ends there with everything put back, instead of leaving the handler installed and
+    the timer ringing after the block (a plain generator-based context manager has a gap
+    between its ``yield`` and the block where a stop escapes its clean-up)."""
     if no_limit(seconds):
-        yield
-        return
+        return nullcontext()
     seconds = held(seconds)
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-        with _alarm(seconds):
-            yield
-    else:
-        with _watchdog(seconds):
-            yield
+        return _Alarm(seconds)
+    return _Watchdog(seconds)
 
 
 def _stop_class(seconds: float):
@@ -127,37 +129,61 @@ def _despite_own_stops(clean_up, own) -> None:
             continue
 
 
-@contextmanager
-def _alarm(seconds: float):
-    state = {"armed": True}
-    own = _stop_class(seconds)
+class _Limit:
+    """Enter: ``_arm`` (whose last step starts the countdown); leave, or a stop while
+    entering: ``_clean_up``, repeated until a stop of this limit no longer interrupts it."""
 
-    def ring(signum, frame):
-        if state["armed"]:  # (it stays armed: the timer rings AGAIN until the block is left)
-            raise own()
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.own = _stop_class(seconds)
 
-    start = time.monotonic()
-    outer_delay, outer_interval = signal.getitimer(signal.ITIMER_REAL)
-    if outer_delay and outer_delay <= seconds:  # the caller's alarm comes first: leave it alone
-        with _watchdog(seconds):               # (and keep this limit all the same)
-            yield
-        return
-    previous = signal.signal(signal.SIGALRM, ring)
-    # (below a microsecond it would not fire)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-6), AGAIN)
+    def __enter__(self):
+        try:
+            self._arm()
+            return self
+        except BaseException:
+            _despite_own_stops(self._clean_up, self.own)
+            raise
 
-    def clean_up():
-        state["armed"] = False
+    def __exit__(self, *exc) -> None:
+        _despite_own_stops(self._clean_up, self.own)
+
+
+class _Alarm(_Limit):
+    """A SIGALRM timer whose handler raises the stop (the main thread)."""
+
+    def _arm(self) -> None:
+        self.armed = False
+        self.inner = None
+        self.start = time.monotonic()
+        self.outer = signal.getitimer(signal.ITIMER_REAL)
+        if self.outer[0] and self.outer[0] <= self.seconds:  # the caller's alarm comes first:
+            self.inner = _Watchdog(self.seconds)                # leave it alone, keep this limit
+            self.inner.__enter__()
+            return
+        self.previous = signal.signal(signal.SIGALRM, self._ring)
+        self.armed = True
+        # (below a microsecond it would not fire)
+        signal.setitimer(signal.ITIMER_REAL, max(self.seconds, 1e-6), AGAIN)
+
+    def _ring(self, signum, frame):
+        if self.armed:  # (it stays armed: the timer rings AGAIN until the block is left)
+            raise self.own()
+
+    def _clean_up(self) -> None:
+        if self.inner is not None:
+            inner, self.inner = self.inner, None
+            inner.__exit__(None, None, None)
+            return
+        if not self.armed:
+            return
+        self.armed = False
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, signal.SIG_DFL if previous is None else previous)
-        if outer_delay:
-            left = outer_delay - (time.monotonic() - start)
-            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), outer_interval)
-
-    try:
-        yield
-    finally:
-        _despite_own_stops(clean_up, own)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL if self.previous is None else self.previous)
+        delay, interval = self.outer
+        if delay:
+            left = delay - (time.monotonic() - self.start)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-6), interval)
 
 
 def _async_raiser():
@@ -178,38 +204,33 @@ def _async_raiser():
 _RAISE_IN = _async_raiser()
 
 
-@contextmanager
-def _watchdog(seconds: float):
-    if _RAISE_IN is None:
-        yield
-        return
-    own = _stop_class(seconds)
-    target = threading.get_ident()
-    lock = threading.Lock()
-    state = {"armed": True, "fired": False}
-    disarmed = threading.Event()
+class _Watchdog(_Limit):
+    """A thread that raises the stop in the limited thread (any thread)."""
 
-    def fire():
-        if disarmed.wait(seconds):
+    def _arm(self) -> None:
+        self.target = threading.get_ident()
+        self.lock = threading.Lock()
+        self.armed, self.fired = _RAISE_IN is not None, False
+        self.disarmed = threading.Event()
+        if self.armed:
+            threading.Thread(target=self._fire, name="time-limit", daemon=True).start()
+
+    def _fire(self) -> None:
+        if self.disarmed.wait(self.seconds):
             return
         while True:  # AGAIN until the block is left
-            with lock:
-                if not state["armed"]:
+            with self.lock:
+                if not self.armed:
                     return
-                state["fired"] = True
-                _RAISE_IN(target, own)
-            if disarmed.wait(AGAIN):
+                self.fired = True
+                _RAISE_IN(self.target, self.own)
+            if self.disarmed.wait(AGAIN):
                 return
 
-    def clean_up():
-        with lock:
-            state["armed"] = False
-            disarmed.set()
-            if state["fired"]:
-                _RAISE_IN(target, None)  # withdraw a stop not raised yet
-
-    threading.Thread(target=fire, name="time-limit", daemon=True).start()
-    try:
-        yield
-    finally:
-        _despite_own_stops(clean_up, own)
+    def _clean_up(self) -> None:
+        with self.lock:
+            self.armed = False
+            self.disarmed.set()
+            if self.fired:
+                self.fired = False
+                _RAISE_IN(self.target, None)  # withdraw a stop not raised yet

@@ -42,12 +42,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Protocol
 
-from doublecheck.adapter import EngineError
 from doublecheck.harness.deadline import TimeLimitExceeded, time_limit
 from doublecheck.harness.process import split_command
 from doublecheck.harness.protocol import (BUDGET_EXCEEDED, OPS, Client, EngineFailure, HelloError,
-                                          clip)
+                                          claim_problems, clip)
 from doublecheck.oracle import api
+from doublecheck.oracle.errors import INTERNAL_ERROR, PROTOCOL_ERROR, TIMEOUT, EngineError
 
 __all__ = ["Engine", "EngineError", "EngineFailure", "HelloError", "OracleAdapter",
            "OracleEngine", "AdapterEngine", "SubprocessEngine", "error", "load_adapter",
@@ -95,7 +95,9 @@ def check_claims(claims, who: str) -> dict:
     """The hello answer, checked for what the harness needs from it."""
     if not isinstance(claims, dict):
         raise HelloError(f"{who}: hello() must return a dict, not {type(claims).__name__}")
-    problems = []
+    problems = claim_problems(claims)
+    if problems:
+        raise HelloError(f"{who}: the hello answer is too large: " + "; ".join(problems))
     if not isinstance(claims.get("name"), str) or not claims.get("name"):
         problems.append("'name' must be a non-empty string")
     for key in ("variants", "ops"):
@@ -113,7 +115,7 @@ def check_claims(claims, who: str) -> dict:
 def over_budget(message: str) -> EngineFailure:
     """An engine's ``budget-exceeded`` answer: it stopped the request at its own time limit,
     which the harness reports like its own timeout."""
-    return EngineFailure("timeout", f"the engine stopped the request at its own time limit "
+    return EngineFailure(TIMEOUT, f"the engine stopped the request at its own time limit "
                                     f"({BUDGET_EXCEEDED}: {clip(message, 200)})")
 
 
@@ -143,7 +145,7 @@ class AdapterEngine:
             with time_limit(limit):
                 result = self.adapter.handle(dict(req))
         except TimeLimitExceeded as e:
-            raise EngineFailure("timeout", f"no answer within {e.seconds:g} s; "
+            raise EngineFailure(TIMEOUT, f"no answer within {e.seconds:g} s; "
                                            "the request was stopped") from None
         except Exception as e:
             code = getattr(e, "code", None)
@@ -152,10 +154,10 @@ class AdapterEngine:
             if isinstance(code, str) and code:
                 return error(code, str(getattr(e, "message", e)))
             where = traceback.extract_tb(e.__traceback__)[-1]
-            return error("internal-error", f"{type(e).__name__}: {e} "
+            return error(INTERNAL_ERROR, f"{type(e).__name__}: {e} "
                                            f"({Path(where.filename).name}:{where.lineno})")
         if not isinstance(result, dict):
-            raise EngineFailure("protocol-error", f"handle() returned {type(result).__name__}, "
+            raise EngineFailure(PROTOCOL_ERROR, f"handle() returned {type(result).__name__}, "
                                                   "not a dict of result fields")
         return {"ok": True, **result}
 
@@ -189,6 +191,7 @@ class SubprocessEngine:
         self.client = Client(argv, timeout=timeout, env=env, **kwargs)
         self.name = argv[0]
         self.fixed_name = None   # reported instead of the hello's name (see _served)
+        self.last_id = None   # the protocol id of the last request answered
 
     def hello(self) -> dict:
         claims = check_claims(dict(self.client.hello()), self.command)
@@ -198,7 +201,13 @@ class SubprocessEngine:
         return claims
 
     def request(self, req: dict, timeout: float | None = None) -> dict:
-        answer = self.client.call(req, timeout)
+        previous, self.last_id = self.last_id, None
+        try:
+            answer = self.client.call(req, timeout)
+        except EngineFailure as e:  # stray output after our last answer: that answer is in doubt
+            e.doubts_previous = previous is not None and getattr(e, "doubts", None) == previous
+            raise
+        self.last_id = self.client.last_id
         answer.pop("id", None)
         if answer["ok"] is False and isinstance(answer.get("error"), dict) \
                 and answer["error"].get("code") == BUDGET_EXCEEDED:
@@ -211,6 +220,11 @@ class SubprocessEngine:
 
     def close(self) -> None:
         self.client.close()
+
+    def trailing_output(self) -> bytes:
+        """Close the engine; the output it wrote that answered nothing (an extra line)."""
+        self.client.close()
+        return self.client.process.trailing
 
 
 def load_adapter(spec: str):

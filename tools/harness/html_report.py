@@ -18,12 +18,12 @@ the structured difference (``diff``), never from the text.
 
 from __future__ import annotations
 
+import html
 import json
 from collections import Counter
-from html import escape
 from typing import NamedTuple
 
-from doublecheck.harness.report import write_file
+from doublecheck.harness.report import visible, write_file
 from doublecheck.oracle import api, variants
 from doublecheck.lookups.svg import position_svg, raw_arrows
 
@@ -89,12 +89,36 @@ def differences(view) -> Difference:
                    f"{drill['unit']} differ from the oracle's")
         return Difference({**here, "moves": list(request.get("moves") or []) + line},
                           drill["missing"], drill["extra"], caption)
+    refused = refused_move(view, here)
+    if refused:
+        return refused
     for field in diff.get("fields", {}).values():
         if field["kind"] == "set":
             return Difference(here, field["missing"], field["extra"])
         if field["kind"] == "divide":
             return Difference(here, list(field["missing"]), list(field["extra"]))
-    return Difference(here, [], [])
+    caption = "the position after the request's moves, as the oracle plays them" \
+        if request.get("moves") else ""
+    return Difference(here, [], [], caption)
+
+
+def refused_move(view, here) -> Difference | None:
+    """For a case whose moves the engine refused (an illegal-move answer where the case expects
+    none): the position before the refused move, with that move as an unexpected arrow."""
+    answer, moves = view["answer"], list(view["request"].get("moves") or [])
+    error = answer.get("error") if isinstance(answer, dict) and answer.get("ok") is False else None
+    if not isinstance(error, dict) or error.get("code") != "illegal-move" or "error" in view["expect"]:
+        return None
+    said = f"illegal-move: {error.get('message', '')}"
+    for n, token in enumerate(moves):
+        halves = [token] + [h for h in token.split(",") if h]
+        if any(f"'{h}'" in said for h in halves):
+            return Difference({**here, "moves": moves[:n]}, [], [token],
+                              f"the position before move {n + 1} of the request, {token} (the "
+                              f"dashed arrow), which the engine refused ({said}); the case "
+                              "expects it to be legal")
+    return Difference(here, [], [], f"the position after the request's moves, as the case expects "
+                                    f"it; the engine refused one of them ({said})")
 
 
 def board_for(view, found: Difference):
@@ -249,9 +273,15 @@ def case_section(v) -> str:
     parts.append("<p>Expected:</p><pre>" + escape(_short_json(v["expect"])) + "</pre>")
     if v["answer"] is not None:
         parts.append("<p>Answer:</p><pre>" + escape(_short_json(v["answer"])) + "</pre>")
-    parts.append("<p>Diff:</p><pre>" + escape("\n".join(v["lines"]) or "(none)") + "</pre>")
+    parts.append("<p>Diff:</p><pre>" + ("\n".join(map(escape, v["lines"])) or "(none)") + "</pre>")
     parts.append("</div></div></section>")
     return "\n".join(parts)
+
+
+def escape(text) -> str:
+    """Text as HTML shows it literally, control and invisible characters as escapes
+    (``report.visible``: an engine's text cannot hide or reorder what is around it)."""
+    return html.escape(visible(text))
 
 
 def _short_json(value, limit=4000) -> str:

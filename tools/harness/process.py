@@ -51,7 +51,7 @@ import time
 from collections import deque
 
 from doublecheck.harness.deadline import Deadline
-from doublecheck.oracle.errors import clip as clip_text
+from doublecheck.oracle.errors import CRASH, PROTOCOL_ERROR, TIMEOUT, clip as clip_text
 
 MAX_LINE = 16 * 1024 * 1024  # longest line read from an engine, unless the caller says otherwise
 STDERR_KEEP = 16 * 1024      # bytes of the engine's stderr kept for reports
@@ -139,6 +139,7 @@ class LineProcess:
         self._scanned = 0
         self._stderr = deque()
         self._stderr_size = 0
+        self.trailing = b""   # output nobody read, found at close
 
     @property
     def running(self) -> bool:
@@ -180,31 +181,37 @@ class LineProcess:
             except OSError:
                 raise self.crashed("the engine stopped reading its input") from None
             if deadline.passed():
-                raise self.failure("timeout", f"the engine did not read its input within "
+                raise self.failure(TIMEOUT, f"the engine did not read its input within "
                                               f"{deadline.seconds:g} s; the engine was killed")
             self._pump(deadline.left(), write=True)
 
-    def read_line(self, deadline: Deadline) -> bytes:
-        """The next line of output, without its newline; EngineFailure if none comes in time."""
+    def read_line(self, deadline: Deadline, max_line: int | None = None) -> bytes:
+        """The next line of output, without its newline; EngineFailure if none comes in time
+        (``max_line``: a smaller limit than the process's for this one line)."""
+        max_line = min(max_line or self.max_line, self.max_line)
         while True:
             nl = self._buf.find(b"\n", self._scanned)
-            if 0 <= nl <= self.max_line:
+            if 0 <= nl <= max_line:
                 line = bytes(self._buf[:nl])
                 del self._buf[:nl + 1]
                 self._scanned = 0
                 return line
             self._scanned = len(self._buf)
-            if len(self._buf) > self.max_line:
-                raise self.failure("protocol-error",
-                                   f"the answer is longer than {size(self.max_line)}; cut off there")
+            if len(self._buf) > max_line:
+                raise self.failure(PROTOCOL_ERROR,
+                                   f"the answer is longer than {size(max_line)}; cut off there")
             if deadline.passed():
-                raise self.failure("timeout", f"no answer within {deadline.seconds:g} s; "
+                raise self.failure(TIMEOUT, f"no answer within {deadline.seconds:g} s; "
                                               "the engine was killed")
             self._pump(deadline.left())
 
     def unread(self) -> bytes:
         """Output the program has written that nobody has read yet (looks without waiting)."""
         self._pump(0)
+        return bytes(self._buf)
+
+    def buffered(self) -> bytes:
+        """Output already read from the pipe that no line has been taken from (no waiting)."""
         return bytes(self._buf)
 
     def stderr_tail(self, lines: int = STDERR_LINES) -> str:
@@ -226,7 +233,7 @@ class LineProcess:
         tail = self.stderr_tail()
         self.kill()
         status = exit_status(proc.returncode if exited else None)
-        return EngineFailure("crash", f"{what} ({status})", tail, restarted=True)
+        return EngineFailure(CRASH, f"{what} ({status})", tail, restarted=True)
 
     def close(self, goodbye: str | None = None) -> None:
         """Say ``goodbye`` (if given), close stdin, give the program EXIT_GRACE seconds to exit,
@@ -238,9 +245,22 @@ class LineProcess:
                 self.send(goodbye, Deadline(EXIT_GRACE))
             self.proc.stdin.close()
             _exited(self.proc, EXIT_GRACE)
+            self._read_rest()
         except (EngineFailure, OSError):
             pass
+        self.trailing = bytes(self._buf)
         self.kill()
+
+    def _read_rest(self) -> None:
+        """Take what is left on stdout into the buffer, without waiting."""
+        while True:
+            try:
+                data = os.read(self.proc.stdout.fileno(), CHUNK)
+            except (BlockingIOError, OSError):
+                return
+            if not data:
+                return
+            self._buf += data
 
     def kill(self) -> None:
         """End the program, its process group and its descendants, and close the pipes."""

@@ -12,8 +12,14 @@ its pipes, and it turns every way an engine can misbehave into an
 
 - ``crash``: the process exited, or closed its stdout;
 - ``timeout``: no complete answer within the limit (the process is killed);
-- ``protocol-error``: the answer is not one JSON object, is longer than the
-  line limit, or carries another request's id.
+- ``protocol-error``: the answer is not one strict-JSON object (no NaN or
+  Infinity, nested at most 64 deep), is longer than the line limit, carries
+  another request's id, or the engine wrote a line that answers no request
+  sent (before the request, or a second line with its answer). Such stray
+  output also sets ``doubts`` on the failure: the id of the last answer taken
+  from that process, which may have been written for no request either
+  (the runner then turns the cases judged on that process's answers into
+  errors).
 
 After a crash, a timeout or an unreadable answer the process is gone (or
 killed, since its stdout can no longer be trusted to be in step); the next
@@ -32,14 +38,19 @@ from doublecheck.casefiles import schema as packaged_schema
 from doublecheck.harness.deadline import Deadline
 from doublecheck.harness.process import (MAX_LINE, EngineFailure, HelloError, LineProcess, clip,
                                          size)
+from doublecheck.limits import loads
 from doublecheck.oracle.api import OPS
+from doublecheck.oracle.errors import BUDGET_EXCEEDED, CRASH, PROTOCOL_ERROR
 
 __all__ = ["VERSIONS", "MAX_LINE", "HELLO_TIMEOUT", "BUDGET_EXCEEDED", "EngineFailure", "HelloError", "Client",
-           "problems", "response_problems", "request_problems", "validator", "clip", "size", "OPS"]
+           "problems", "claim_problems", "response_problems", "request_problems", "validator", "clip",
+           "size", "OPS", "MAX_HELLO_LINE", "MAX_CLAIMS", "MAX_NAME"]
 
 VERSIONS = ("1",)          # the protocol versions this harness speaks, newest first
 HELLO_TIMEOUT = 10.0       # the first answer may take this long (engine start-up)
-BUDGET_EXCEEDED = "budget-exceeded"  # the error code of a request stopped at the server's budget
+MAX_HELLO_LINE = 64 * 1024  # bytes of the hello answer (the oracle's is under 300)
+MAX_CLAIMS = 64            # entries of its variants and of its ops (the suite has 7 and 6)
+MAX_NAME = 100             # characters of its name, and of each variant id and op name
 
 
 # --- message checks ---------------------------------------------------------
@@ -69,6 +80,22 @@ def problems(kind: str, message) -> list[str]:
     for e in errors:
         where = "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e.path)
         out.append(f"{where}: {clip(e.message, 200)}")
+    return out
+
+
+def claim_problems(claims: dict) -> list[str]:
+    """What makes the claims of a hello answer too large to use (MAX_CLAIMS, MAX_NAME):
+    checked before the schema, whose check of a huge answer takes minutes."""
+    out = []
+    name = claims.get("name")
+    if isinstance(name, str) and len(name) > MAX_NAME:
+        out.append(f"$.name: {len(name)} characters; at most {MAX_NAME}")
+    for key in ("variants", "ops"):
+        value = claims.get(key)
+        if isinstance(value, list) and len(value) > MAX_CLAIMS:
+            out.append(f"$.{key}: {len(value)} entries; at most {MAX_CLAIMS}")
+        elif isinstance(value, list) and any(isinstance(v, str) and len(v) > MAX_NAME for v in value):
+            out.append(f"$.{key}: an entry longer than {MAX_NAME} characters")
     return out
 
 
@@ -155,6 +182,18 @@ def _plain_request(request: dict) -> bool:
 
 # --- the subprocess client --------------------------------------------------
 
+def _not_json(constant: str):
+    raise ValueError(f"{constant} is not JSON; the protocol is strict JSON (RFC 8259)")
+
+
+def _shown(raw: bytes) -> str:
+    return repr(clip(raw.decode("utf-8", "replace"), 200))
+
+
+def _shown_id(answer: dict) -> str:
+    return clip(repr(answer.get("id")), 60)
+
+
 class Client:
     """One engine process, started on demand and restarted after it breaks."""
 
@@ -169,6 +208,7 @@ class Client:
         self.hello_answer = None  # the first hello's answer, kept for reports
         self.starts = 0
         self._next_id = 0
+        self.last_id = None   # the id of the last answer taken from this process (None: none yet)
 
     @property
     def proc(self):
@@ -194,16 +234,11 @@ class Client:
             try:
                 self._start()
             except HelloError as e:
-                raise EngineFailure("crash", f"could not restart the engine: {e}") from None
+                raise EngineFailure(CRASH, f"could not restart the engine: {e}") from None
             except EngineFailure as e:
                 e.message = f"while restarting, at hello: {e.message}"
                 e.restarted = False
                 raise
-        stray = self.process.unread()
-        if stray:
-            text = clip(stray.decode("utf-8", "replace").strip(), 200)
-            raise self.process.failure("protocol-error", "before this request the engine had "
-                                       f"written output nobody asked for: {text!r}")
         rid = self._new_id()
         limit = self.timeout if timeout is None else timeout
         return self._exchange({**request, "id": rid}, rid, Deadline(limit))
@@ -224,17 +259,19 @@ class Client:
 
     def _start(self):
         self.process.start()
+        self.last_id = None
         self.starts += 1
         rid = self._new_id()
         wait = max(self.timeout, HELLO_TIMEOUT) if self.timeout else None
         answer = self._exchange({"id": rid, "op": "hello", "protocol": self.versions}, rid,
-                                Deadline(wait))
+                                Deadline(wait), MAX_HELLO_LINE)
         if answer.get("ok") is not True:
             error = answer.get("error") if isinstance(answer.get("error"), dict) else {}
             self.process.kill()
-            raise HelloError(f"the engine refused hello: {error.get('code')}: {error.get('message')}"
-                             f" (the harness speaks protocol version {', '.join(self.versions)})")
-        wrong = problems("hello-response", answer)
+            raise HelloError(f"the engine refused hello: {clip(str(error.get('code')), 100)}: "
+                             f"{clip(str(error.get('message')), 1000)} (the harness speaks "
+                             f"protocol version {', '.join(self.versions)})")
+        wrong = claim_problems(answer) or problems("hello-response", answer)
         if wrong:
             self.process.kill()
             raise HelloError("the engine's hello answer does not follow the protocol: "
@@ -250,24 +287,67 @@ class Client:
             raise HelloError(f"after a restart the engine picked protocol {answer['protocol']!r}, "
                              f"not {self.hello_answer['protocol']!r} as before")
 
-    def _exchange(self, request: dict, rid, deadline: Deadline) -> dict:
+    def _exchange(self, request: dict, rid, deadline: Deadline, max_line: int | None = None) -> dict:
+        """Send ``request`` and read its answer. Output the engine wrote before the request
+        was sent (found just before sending, or while the request was being written, or a
+        second line already there with the answer) answers nothing: a protocol error naming
+        its id and this request's, which also puts the previous answer in doubt."""
+        self._refuse_early(self.process.unread(), rid)
         self.process.send(json.dumps(request), deadline)
-        raw = self.process.read_line(deadline)
-
-        def shown():
-            return repr(clip(raw.decode("utf-8", "replace"), 200))
-        try:
-            answer = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError) as e:
-            why = "nested too deeply" if isinstance(e, RecursionError) else str(e)
-            raise self.process.failure("protocol-error",
-                                       f"the answer is not a JSON object ({why}): {shown()}") from None
-        if not isinstance(answer, dict):
-            raise self.process.failure("protocol-error", f"the answer is not a JSON object: {shown()}")
+        self._refuse_early(self.process.buffered(), rid)
+        raw = self.process.read_line(deadline, max_line)
+        answer = self._parse(raw)
         if answer.get("id") != rid or isinstance(answer.get("id"), bool):
-            raise self.process.failure("protocol-error", f"the answer has id {answer.get('id')!r}, "
-                                       f"the request had id {rid!r}")
+            failure = self.process.failure(PROTOCOL_ERROR, f"the answer has id {_shown_id(answer)}, "
+                                           f"{self._which(answer.get('id'), rid)}; the request had "
+                                           f"id {rid!r}")
+            got = answer.get("id")
+            if type(got) is int and 0 < got < rid:   # a second answer to an earlier request:
+                failure.doubts = self.last_id          # the answers before it prove nothing
+            raise failure
         if not isinstance(answer.get("ok"), bool):
-            raise EngineFailure("protocol-error", f"the answer has no boolean 'ok': {shown()}",
+            raise EngineFailure(PROTOCOL_ERROR, f"the answer has no boolean 'ok': {_shown(raw)}",
                                 self.stderr_tail())
+        self._refuse_early(self.process.buffered(), rid, sent=True)
+        self.last_id = rid
         return answer
+
+    def _parse(self, raw: bytes) -> dict:
+        """One answer line as a JSON object: strict JSON (no NaN or Infinity, which the JSON
+        report could not carry) nested at most MAX_JSON_DEPTH deep; a protocol error if not."""
+        try:
+            answer = loads(raw.decode("utf-8"), parse_constant=_not_json)
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
+            why = "nested too deeply" if isinstance(e, RecursionError) else clip(str(e), 200)
+            raise self.process.failure("protocol-error",
+                                       f"the answer is not a JSON object ({why}): {_shown(raw)}") from None
+        if not isinstance(answer, dict):
+            raise self.process.failure("protocol-error", f"the answer is not a JSON object: {_shown(raw)}")
+        return answer
+
+    @staticmethod
+    def _which(got, rid, sent: bool = True) -> str:
+        """What the id ``got`` of a line read around request ``rid`` is."""
+        if type(got) is int and 0 < got < rid:
+            return f"the id of request {got}, already answered"
+        if got == rid:
+            return f"request {rid}'s id again" if sent else f"the id of request {rid}, not sent yet"
+        return "an id no request had"
+
+    def _refuse_early(self, early: bytes, rid, sent: bool = False) -> None:
+        """A protocol error for output that arrived before request ``rid`` was sent (``sent``:
+        a second line with its answer)."""
+        if not early:
+            return
+        first = early.split(b"\n", 1)[0]
+        try:
+            got = json.loads(first.decode("utf-8")).get("id")
+            what = f"an answer with id {clip(repr(got), 60)} ({self._which(got, rid, sent)})"
+        except (ValueError, AttributeError, RecursionError):
+            what = f"output {_shown(first)}"
+        when = (f"a second line with its answer to request {rid!r}" if sent
+                else f"before request {rid!r} was sent")
+        failure = self.process.failure("protocol-error", f"the engine wrote {when}: {what}; "
+                                       "output must answer a request already sent")
+        failure.doubts = self.last_id   # the engine writes lines nobody asked for: its last answer too
+        raise failure

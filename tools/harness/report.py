@@ -11,13 +11,18 @@ docs/harness.md and in ``read_xfail``.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
+import math
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
+from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
+from typing import Callable
 
-from doublecheck.harness.compare import short_diff
+from doublecheck.harness.compare import CASE_DOUBT, short_diff
+from doublecheck.harness.output import write_output
+from doublecheck.oracle.errors import INVALID_XFAIL, UNREADABLE_FILE, clip, quote
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
 XFAIL_OUTCOMES = ("xfailed", "xpassed")
@@ -26,6 +31,29 @@ MARKDOWN_DETAILS = 50  # failing cases shown in full in a markdown report
 GROUP_SKIPS = 3        # a skip reason shared by more cases than this is shown once
 ANSWER_ITEMS = 200     # entries kept of each list or object in an answer in the JSON report
 ANSWER_CHARS = 2000    # characters kept of each string in it
+ANSWER_KEEP = 64 * 1024          # characters of JSON kept of one answer (after the cuts above)
+ANSWERS_TOTAL = 16 * 1024 * 1024  # characters of JSON kept of all the answers of a run
+ANSWER_DEPTH = 16      # levels of nesting kept of an answer (deeper values become a summary)
+LINE_CHARS = 1000      # characters shown of one line of a case's text (an error message, a diff)
+CASE_LINES = 200       # lines kept of one case's text
+
+# Characters an engine could use to rewrite a terminal or hide text (C0 and C1 controls,
+# DEL, lone surrogates, bidirectional and zero-width marks, separators, non-characters):
+# every report shows them as escapes such as \x1b.
+_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069"
+                        "\ufeff\ufffe\uffff\ud800-\udfff]")
+
+
+def visible(text) -> str:
+    r"""``text`` with every control or invisible character written as an escape (``\x1b``,
+    ``\u202e``), so that what an engine sent cannot move the cursor, clear the screen,
+    start a line of its own or reorder the text around it."""
+    return _INVISIBLE.sub(_escape, str(text))
+
+
+def _escape(match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def columns(run) -> tuple[str, ...]:
@@ -78,15 +106,22 @@ def headline(result) -> str:
     """One line saying what went wrong (or why the case was skipped): the short diff of a
     failure, the kind and message of an error, else the first line."""
     short = short_diff(result.diff) if result.outcome in ("failed", "xfailed") else ""
+    if short and result.lines[:1] == [CASE_DOUBT]:   # said first wherever the case is summed up
+        return visible(f"{CASE_DOUBT}; {short}")
     if short:
-        return short
+        return visible(short)
     if result.problem and result.outcome in ("error", "xfailed"):
-        return f"{result.problem['kind']}: {result.problem['message']}"
-    return result.lines[0] if result.lines else ""
+        return visible(f"{result.problem['kind']}: {result.problem['message']}")
+    return visible(result.lines[0]) if result.lines else ""
 
 
 def describe(result) -> str:
     """A failing (or erroring, or unexpectedly passing) case: what was asked, and the diff."""
+    return "\n".join(describe_lines(result))
+
+
+def describe_lines(result) -> list[str]:
+    """The lines of ``describe``, each shown ``visible`` (none holds a line break)."""
     case, req = result.case, result.case.request
     extras = " ".join(f"{k}={v}" for k, v in req.items()
                       if k not in ("op", "variant", "fen", "moves"))
@@ -99,7 +134,7 @@ def describe(result) -> str:
     if req.get("moves"):
         lines.append(f"  moves:       {' '.join(req['moves'])}")
     lines += [f"    {line}" for line in result.lines]
-    return "\n".join(lines)
+    return [visible(line) for line in lines]
 
 
 def shown(path) -> str:
@@ -109,24 +144,38 @@ def shown(path) -> str:
         return str(path)
 
 
+def in_tree(path) -> str:
+    """A case file's path within its case tree (``chess/castling.json``), the same wherever
+    the tree is installed."""
+    return "/".join(Path(path).parts[-2:])
+
+
+def _skip_kind(reason: str) -> str:
+    """A skip reason without the case's own numbers, so that the perft cases a node limit
+    leaves out share one line however many there are."""
+    return re.sub(r"^expects \d+ nodes, more than (--max-nodes \d+)$", r"expects more nodes than \1",
+                  reason)
+
+
 def _skips(results) -> list[str]:
     """One line per skipped case, or one per reason when many cases share it."""
     by_reason = {}
     for r in results:
         if r.outcome == "skipped":
-            by_reason.setdefault(r.lines[0] if r.lines else "", []).append(r.case.id)
+            reason = r.lines[0] if r.lines else ""
+            by_reason.setdefault(_skip_kind(reason), []).append((r.case.id, reason))
     lines = []
-    for reason, ids in by_reason.items():
-        if len(ids) > GROUP_SKIPS:
-            lines.append(f"{len(ids)} cases: {reason} (first: {ids[0]})")
+    for kind, skipped in by_reason.items():
+        if len(skipped) > GROUP_SKIPS:
+            lines.append(f"{len(skipped)} cases: {kind} (first: {skipped[0][0]})")
         else:
-            lines += [f"{i}: {reason}" for i in ids]
+            lines += [f"{i}: {reason}" for i, reason in skipped]
     return lines
 
 
 def text(run, out) -> None:
     def p(line=""):
-        print(line, file=out)
+        print(visible(line), file=out)
 
     cols = columns(run)
     rows = table(run)
@@ -152,16 +201,41 @@ def text(run, out) -> None:
         for r in xfailed:
             p(f"  {r.case.id} ({r.actual}): {r.reason}")
     for r in run.results:
-        if r.outcome in ("failed", "error", "xpassed"):
+        if r.outcome in ("failed", "error", "xpassed") and not not_run(r):
             p()
-            p(describe(r))
+            for line in describe_lines(r):
+                p(line)
+    unsent = not_run_lines(run.results)
+    if unsent:
+        p()
+        p("Not run:")
+        for line in unsent:
+            p(f"  {line}")
     if run.problems:
         p()
         p(f"Problems in the case files ({len(run.problems)}):")
         for problem in run.problems:
             p(f"  {problem}")
+    for hint in getattr(run, "hints", ()):
+        p()
+        p(hint)
     p()
     p(verdict(run))
+
+
+def not_run(result) -> bool:
+    """A case never sent (the engine had been given up on): summarised, not described."""
+    return result.outcome == "error" and bool(result.problem) and result.problem["kind"] == "not-run"
+
+
+def not_run_lines(results) -> list[str]:
+    """One line per variant and reason for the cases never sent, however many there are."""
+    groups = {}
+    for r in results:
+        if not_run(r):
+            groups.setdefault((r.case.variant, r.problem["message"]), []).append(r.case.id)
+    return [f"{variant}: {len(ids)} case{'s' if len(ids) > 1 else ''} {why} (first: {ids[0]})"
+            for (variant, why), ids in groups.items()]
 
 
 def markdown(run, out) -> None:
@@ -178,7 +252,7 @@ def markdown(run, out) -> None:
     total = Counter(r.outcome for r in run.results)
     for variant, op, counts, seconds in table(run) + [("**all**", "", total, run.seconds)]:
         p(f"| {variant} | {op} | " + " | ".join(str(counts[o]) for o in cols) + f" | {seconds:.1f} |")
-    bad = [r for r in run.results if r.outcome in ("failed", "error", "xpassed")]
+    bad = [r for r in run.results if r.outcome in ("failed", "error", "xpassed") and not not_run(r)]
     if bad:
         p()
         p(f"### Failures ({len(bad)})")
@@ -188,13 +262,23 @@ def markdown(run, out) -> None:
               f"{_html(headline(r)[:160])}</summary>")
             p()
             p("```text")
-            p(describe(r).replace("```", "'''"))
+            p(describe(r).replace("```", "'''"))  # (describe's lines are visible already)
             p("```")
             p()
             p("</details>")
         if len(bad) > MARKDOWN_DETAILS:
             p()
             p(f"... and {len(bad) - MARKDOWN_DETAILS} more; see the full report.")
+    unsent = not_run_lines(run.results)
+    if unsent:
+        p()
+        p("### Not run")
+        p()
+        for line in unsent:
+            p(f"- {_md(line)}")
+    for hint in getattr(run, "hints", ()):
+        p()
+        p(_md(hint))
     skips = _skips(run.results)
     if skips:
         p()
@@ -212,36 +296,91 @@ def markdown(run, out) -> None:
             p(f"- {_md(problem)}")
 
 
+_MARKDOWN = re.compile(r"([\\`*_\[\]|#!~])")
+
+
 def _md(text: str) -> str:
-    return text.replace("|", "\\|").replace("<", "&lt;")
+    """Text shown as itself in markdown: no markup, links, tables or HTML of its own."""
+    return _MARKDOWN.sub(r"\\\1", visible(text)).replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return visible(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 # --- JSON ---------------------------------------------------------------------
 
 def cut_answer(answer):
-    """(the answer with every list or object cut to ANSWER_ITEMS entries and every string to
-    ANSWER_CHARS characters, {path: full size} of what was cut)."""
+    """(the answer with every list or object cut to ANSWER_ITEMS entries, every string to
+    ANSWER_CHARS characters and the nesting to ANSWER_DEPTH levels, {path: full size} of what
+    was cut). What strict JSON cannot carry is written as a string: a number that is not
+    finite or has more than 18 digits, a value of another type."""
     cuts = {}
 
-    def walk(value, path):
-        if isinstance(value, str) and len(value) > ANSWER_CHARS:
+    def walk(value, path, depth):
+        if isinstance(value, str):
+            if len(value) > ANSWER_CHARS:
+                cuts[path or "$"] = len(value)
+                return value[:ANSWER_CHARS]
+            return value
+        if value is None or isinstance(value, bool):
+            return value
+        if isinstance(value, int):
+            return value if abs(value) < 10 ** 18 else quote(value)
+        if isinstance(value, float):
+            return value if math.isfinite(value) else repr(value)
+        if not isinstance(value, (list, tuple, dict)):
+            return f"<{type(value).__name__}>"
+        if depth >= ANSWER_DEPTH:
             cuts[path or "$"] = len(value)
-            return value[:ANSWER_CHARS]
-        if isinstance(value, list):
-            if len(value) > ANSWER_ITEMS:
-                cuts[path or "$"] = len(value)
-            return [walk(v, f"{path}[{i}]") for i, v in enumerate(value[:ANSWER_ITEMS])]
+            return f"<{len(value)} entries nested deeper than {ANSWER_DEPTH} levels>"
+        if len(value) > ANSWER_ITEMS:
+            cuts[path or "$"] = len(value)
         if isinstance(value, dict):
-            if len(value) > ANSWER_ITEMS:
-                cuts[path or "$"] = len(value)
-            return {str(k): walk(v, f"{path}.{k}" if path else str(k))
-                    for k, v in list(value.items())[:ANSWER_ITEMS]}
-        return value
-    return walk(answer, ""), cuts
+            return {clip(str(k), ANSWER_CHARS): walk(v, f"{path}.{k}" if path else str(k), depth + 1)
+                    for k, v in islice(value.items(), ANSWER_ITEMS)}
+        return [walk(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value[:ANSWER_ITEMS])]
+    return walk(answer, "", 0), cuts
+
+
+class AnswerKeeper:
+    """Keeps answers for the reports within ANSWER_KEEP characters of JSON each and
+    ANSWERS_TOTAL for a run: an answer over either keeps only its ``ok``, and its
+    ``answer_cut`` gives its size at ``$``."""
+
+    def __init__(self, total: int = ANSWERS_TOTAL):
+        self.left = total
+
+    def keep(self, answer) -> tuple[dict | None, dict]:
+        if answer is None:
+            return None, {}
+        kept, cuts = cut_answer(answer)
+        size = len(json.dumps(kept))
+        if size > min(ANSWER_KEEP, self.left) or not isinstance(kept, dict):
+            kept, cuts = {"ok": kept.get("ok") if isinstance(kept, dict) else None}, {"$": size}
+            size = len(json.dumps(kept))
+        self.left = max(self.left - size, 0)
+        return kept, cuts
+
+
+def keep_lines(lines: list[str]) -> list[str]:
+    """At most CASE_LINES lines of at most LINE_CHARS characters each."""
+    kept = [clip(line, LINE_CHARS) for line in lines[:CASE_LINES]]
+    if len(lines) > CASE_LINES:
+        kept.append(f"... and {len(lines) - CASE_LINES} more lines")
+    return kept
+
+
+def keep_for_reports(result, keeper: AnswerKeeper) -> None:
+    """Bound what ``result`` keeps of the engine's words (documented in docs/harness.md):
+    the answer (``AnswerKeeper``), the structured difference (cut like an answer), at most
+    CASE_LINES lines of LINE_CHARS characters, and the problem message's LINE_CHARS."""
+    result.answer, result.answer_cut = keeper.keep(result.answer)
+    if result.diff is not None:
+        result.diff = cut_answer(result.diff)[0]
+    result.lines = keep_lines(result.lines)
+    if result.problem is not None:
+        result.problem = {**result.problem, "message": clip(str(result.problem["message"]), LINE_CHARS)}
 
 
 def case_json(r) -> dict:
@@ -252,6 +391,7 @@ def case_json(r) -> dict:
              "answer": None, "diff": r.diff, "time_limit": None if r.limit is None else round(r.limit, 3)}
     if r.answer is not None:
         entry["answer"], cuts = cut_answer(r.answer)
+        cuts = {**cuts, **(getattr(r, "answer_cut", None) or {})}
         if cuts:
             entry["answer_cut"] = cuts
     if r.problem is not None:
@@ -292,7 +432,8 @@ def as_json(run) -> dict:
 
 
 def write_json(run, path) -> None:
-    write_file(path, json.dumps(as_json(run), indent=1) + "\n")
+    """The JSON report, strict JSON (no NaN or Infinity: the answers were cut to strict JSON)."""
+    write_file(path, json.dumps(as_json(run), indent=1, allow_nan=False) + "\n")
 
 
 # --- JUnit XML ----------------------------------------------------------------
@@ -312,7 +453,7 @@ def junit(run) -> str:
         for r in results:
             case = ET.SubElement(suite, "testcase", name=r.case.id,
                                  classname=f"{r.case.variant}.{r.case.topic}",
-                                 file=shown(r.case.path), time=f"{r.seconds:.3f}")
+                                 file=in_tree(r.case.path), time=f"{r.seconds:.3f}")
             first = _xml_safe(headline(r))
             body = _xml_safe(describe(r))
             if r.outcome == "failed":
@@ -341,8 +482,9 @@ def junit(run) -> str:
 
 
 def _xml_safe(text: str) -> str:
-    """Drop the control characters XML 1.0 cannot carry (engine output may contain them)."""
-    return "".join(ch for ch in text if ch in "\t\n\r" or ord(ch) >= 0x20)
+    """Text XML 1.0 can carry: every control character shown as an escape (``visible``),
+    the line breaks between the lines of ``describe`` kept."""
+    return "\n".join(visible(line) for line in text.split("\n"))
 
 
 def write_junit(run, path) -> None:
@@ -364,10 +506,11 @@ def read_xfail(path) -> tuple[dict, list[str]]:
     One entry per line: the case id, white space, then the reason (the rest
     of the line). Blank lines and lines starting with ``#`` are ignored.
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        return {}, [f"cannot read the xfail file {path}: {e}"]
+    from doublecheck.casefiles import UnreadableFile, read_data_text   # on demand (start-up)
+    try:  # bounded, and a FIFO or device is refused rather than waited on
+        text = read_data_text(Path(path))
+    except UnreadableFile as e:
+        return {}, [f"{UNREADABLE_FILE}: cannot read the xfail file {path}: {e}"]
     entries, problems = {}, []
     for n, line in enumerate(text.splitlines(), 1):
         line = line.strip()
@@ -376,9 +519,10 @@ def read_xfail(path) -> tuple[dict, list[str]]:
         cid, _, reason = line.partition(" ")
         cid, reason = cid.strip(), reason.strip()
         if cid.count("/") != 2:
-            problems.append(f"{path}:{n}: {cid!r} is not a case id (variant/topic/slug)")
+            problems.append(f"{INVALID_XFAIL}: {path}:{n}: {quote(cid, 100)} is not a case id "
+                            "(variant/topic/slug)")
         elif cid in entries:
-            problems.append(f"{path}:{n}: {cid} is listed twice")
+            problems.append(f"{INVALID_XFAIL}: {path}:{n}: {cid} is listed twice")
         else:
             entries[cid] = reason or "(no reason given)"
     return entries, problems
@@ -413,24 +557,33 @@ def write_xfail(run, path, old: dict) -> None:
 
 
 def write_file(path, text: str) -> None:
-    """Write a whole file or nothing: a temporary file next to it, then a rename. The file gets
-    the mode any new file gets (0666 less the umask), not the temporary file's private 0600."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent if str(path.parent) else ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write a report file: whole or not at all, and never over a device, FIFO or link
+    (``doublecheck.harness.output``)."""
+    write_output(path, text)
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)  # reading the umask means setting it; put it straight back
-    os.umask(mask)
-    return mask
+# ------------------------------------------------------------ the formats, one table
+
+def _write_html(run, path) -> None:
+    from doublecheck.harness.html_report import write_html_report   # only when asked for
+    write_html_report(run, path)
+
+
+@dataclass(frozen=True)
+class ReportFile:
+    """A report ``doublecheck run --<name> FILE`` also writes: its help, and its writer."""
+
+    help: str
+    write: Callable   # write(run, path)
+
+
+# Every report file a run can write, by option name; the command line and the runner read
+# only this table (``doublecheck docs harness``).
+REPORT_FILES = {
+    "json": ReportFile("also write a JSON report (doublecheck docs --schema report)", write_json),
+    "junit": ReportFile("also write a JUnit XML report", write_junit),
+    "html": ReportFile("also write an HTML report: each failing case with its board (doublecheck docs lookups)",
+                       _write_html),
+}
+# The report printed on stdout (--format), by name.
+STDOUT_FORMATS = {"text": text, "markdown": markdown}

@@ -33,15 +33,18 @@ from pathlib import Path
 
 from doublecheck.casefiles import CASES_DIR, case_ids, check_cases_dir, load_cases, schema, select, select_tier
 from doublecheck.harness import report as reports
-from doublecheck.harness.compare import DIFF_ITEMS, SanNamer, diff_lines, difference
+from doublecheck.harness.compare import CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
 from doublecheck.harness.protocol import response_problems
 from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
 from doublecheck.oracle import variants
+from doublecheck.oracle.errors import CRASH, HARNESS_ERROR, INTERNAL_ERROR, PROTOCOL_ERROR, UNSUPPORTED
+from doublecheck.oracle.errors import TIMEOUT as TIMED_OUT   # TIMEOUT here is --timeout's default
 from doublecheck.progress import Progress
 
 GIVE_UP = 5            # crashes or timeouts in a row after which an engine gets no more cases
-from doublecheck.defaults import CASES_PER_JOB, QUICK_MAX_NODES, SLOW_RATE, TIMEOUT  # noqa: E402
+from doublecheck.defaults import (CASES_PER_JOB, QUICK_MAX_NODES, SLOW_RATE, SLOW_TURN_RATE,  # noqa: E402
+                                  TIMEOUT)
 from doublecheck.limits import JOBS_AUTO, auto_jobs  # noqa: E402
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -61,6 +64,9 @@ class Result:
     problem: dict | None = None  # for an error: {"kind", "message"}
     limit: float | None = None   # the time limit the request had, in seconds (None: none)
     span: tuple[float, float] | None = None  # when it ran, in seconds from the start of the run
+    doubts_previous: bool = False  # stray output seen before this request: the last answer is in doubt
+    restarted: bool = False        # the engine process was ended after this request
+    answer_cut: dict | None = None  # what reports.keep_for_reports cut from the answer
 
 
 @dataclass
@@ -75,10 +81,8 @@ class RunOptions:
     timeout: float | None = TIMEOUT  # the base limit per request; None: no limit
     jobs: int = 1
     give_up: int = GIVE_UP
-    fmt: str = "text"
-    json_file: object = None
-    junit_file: object = None
-    extra_reports: tuple = ()  # more (path, write) pairs; write(run, path) like the JSON writer
+    fmt: str = "text"          # the report on stdout: a name of reports.STDOUT_FORMATS
+    files: dict = field(default_factory=dict)  # report files: a name of reports.REPORT_FILES -> path
     xfail_file: object = None
     write_xfail: object = None
     force: bool = False
@@ -103,6 +107,7 @@ class Run:
     timeout: float | None = TIMEOUT
     xfail_file: str | None = None
     stale_xfail: list[str] = field(default_factory=list)  # listed ids that no case has
+    hints: list[str] = field(default_factory=list)        # advice printed above the verdict
 
     @property
     def xfail_used(self) -> bool:
@@ -157,12 +162,17 @@ def expected_nodes(case) -> int:
     return case.expect.get("nodes", sum(case.expect.get("divide", {}).values()))
 
 
+def slow_rate(case) -> int:
+    """The perft nodes per second a slow engine manages on this case (turns cost more)."""
+    return SLOW_TURN_RATE if case.request.get("turns") else SLOW_RATE
+
+
 def time_limit(case, base: float | None) -> float | None:
-    """Seconds a case's request may take: ``base``, plus ``expected nodes / SLOW_RATE`` for
+    """Seconds a case's request may take: ``base``, plus ``expected nodes / slow_rate`` for
     perft (a case expecting 4,865,609 nodes gets 10 + 243 s by default); None: no limit."""
     if base is None:
         return None
-    return base + expected_nodes(case) / SLOW_RATE
+    return base + expected_nodes(case) / slow_rate(case)
 
 
 def timeout_hint(case, base: float | None) -> str:
@@ -170,7 +180,7 @@ def timeout_hint(case, base: float | None) -> str:
     nodes = expected_nodes(case)
     if nodes:
         return (f"this case expects {nodes} perft nodes, so its limit was {time_limit(case, base):g} s "
-                f"(--timeout {base:g} plus {nodes} / {SLOW_RATE} nodes per second); allow more with "
+                f"(--timeout {base:g} plus {nodes} / {slow_rate(case)} nodes per second); allow more with "
                 "--timeout SECONDS (0: no limit), or leave large perft cases out with --max-nodes N")
     return (f"the limit for this request is --timeout {base:g} s; allow more with --timeout SECONDS "
             "(0: no limit)")
@@ -220,37 +230,64 @@ def _judge(case, engine, drill, timeout) -> Result:
         answer = engine.request(dict(case.request), timeout=limit)
     except EngineFailure as e:
         lines = e.lines()
-        if e.kind == "timeout" and timeout is not None:
+        if e.kind == TIMED_OUT and timeout is not None:
             lines.insert(1, timeout_hint(case, timeout))
-        return _error(case, e.kind, lines, e.message, broke=e.kind in ("crash", "timeout"),
-                      limit=limit)
+        return _error(case, e.kind, lines, e.message, broke=e.kind in (CRASH, TIMED_OUT),
+                      limit=limit, doubts_previous=getattr(e, "doubts_previous", False),
+                      restarted=e.restarted)
     except Exception as e:
-        return _error(case, "harness-error", [f"the engine failed: {type(e).__name__}: {e}"],
+        return _error(case, HARNESS_ERROR, [f"the engine failed: {type(e).__name__}: {e}"],
                       limit=limit)
     if not isinstance(answer, dict) or not isinstance(answer.get("ok"), bool):
-        return _error(case, "protocol-error", [f"protocol-error: malformed answer: {answer!r:.200}"],
+        return _error(case, PROTOCOL_ERROR, [f"protocol-error: malformed answer: {answer!r:.200}"],
                       limit=limit)
     kept = dict(answer=answer, limit=limit)
     wrong = response_problems(op, {"id": 0, **answer})
     if wrong:
-        return _error(case, "protocol-error", [f"protocol-error: the answer to {op} does not follow "
+        return _error(case, PROTOCOL_ERROR, [f"protocol-error: the answer to {op} does not follow "
                                                "the protocol schema:"] + [f"  {w}" for w in wrong], **kept)
-    if not answer["ok"] and answer["error"]["code"] == "internal-error":
-        return _error(case, "internal-error", [f"internal-error: {answer['error']['message']}"], **kept)
-    if not answer["ok"] and answer["error"]["code"] == "unsupported" \
-            and case.expect.get("error", {}).get("code") != "unsupported":
+    if not answer["ok"] and answer["error"]["code"] == INTERNAL_ERROR:
+        return _error(case, INTERNAL_ERROR, [f"internal-error: {answer['error']['message']}"], **kept)
+    if not answer["ok"] and answer["error"]["code"] == UNSUPPORTED \
+            and case.expect.get("error", {}).get("code") != UNSUPPORTED:
         # the engine declined this one request (e.g. a UCI engine cannot express it)
         return Result(case, "skipped", [f"the engine does not support this request: "
                                         f"{answer['error']['message']}"], **kept)
     try:
         diff = difference(case.variant, case.expect, answer, case.request)
     except Exception as e:
-        return _error(case, "harness-error",
+        return _error(case, HARNESS_ERROR,
                       [f"could not compare the answer: {type(e).__name__}: {e}"], **kept)
-    if diff and drill and op == "perft" and answer["ok"] and "error" not in case.expect \
+    doubt = oracle_doubt(case, engine, answer, limit) if diff else None
+    if diff and drill and not doubt and op == "perft" and answer["ok"] and "error" not in case.expect \
             and case.request.get("depth", 0) >= 1:
         diff["drill_down"] = drill_down(case, engine, timeout=limit)
-    return Result(case, "failed" if diff else "passed", diff_lines(diff), diff=diff, **kept)
+    lines = ([doubt] if doubt else []) + diff_lines(diff)
+    return Result(case, "failed" if diff else "passed", lines, diff=diff, **kept)
+
+
+# --- a case that may be wrong ------------------------------------------------
+
+def _built_in(case) -> bool:
+    """Whether the case comes with doublecheck (checked against the oracle by its own tests)."""
+    return Path(case.path).resolve().is_relative_to(CASES_DIR.resolve())
+
+
+def oracle_doubt(case, engine, answer, limit) -> str | None:
+    """For a failed case of a user's own tree: CASE_DOUBT when the built-in oracle does not
+    give the expected answer either (said before anything blames the engine), else None."""
+    if _built_in(case):
+        return None
+    if not isinstance(engine, OracleEngine):
+        try:
+            answer = _reference().request(dict(case.request), timeout=limit)
+        except Exception as e:   # the oracle cannot say in time: no verdict on the case
+            return f"(the oracle could not check this case: {type(e).__name__}: {e})"
+    try:
+        wrong = difference(case.variant, case.expect, answer, case.request)
+    except Exception:
+        return None
+    return CASE_DOUBT if wrong else None
 
 
 # --- perft drill-down -------------------------------------------------------
@@ -338,13 +375,16 @@ def _lists_differ(case, start, line, depth, want, got, oracle, base) -> dict:
 class Worker:
     """Runs cases one after another on one engine, and gives up on an engine that keeps breaking."""
 
-    def __init__(self, engine: Engine, claims: dict, options: RunOptions, progress=None, clock=None):
+    def __init__(self, engine: Engine, claims: dict, options: RunOptions, progress=None, clock=None,
+                 keeper: reports.AnswerKeeper | None = None):
         self.engine = engine
+        self.keeper = keeper or reports.AnswerKeeper()
         self.claims = claims
         self.options = options
         self.progress = progress
         self.clock = clock or time.perf_counter
         self.broken_in_a_row = 0
+        self.answered = []   # results judged on answers of the engine's current process
 
     @property
     def given_up(self) -> bool:
@@ -361,6 +401,27 @@ class Worker:
         return _error(case, "not-run", [f"not run: the engine was given up on after {n} {times} "
                                         f"in a row (--give-up {self.options.give_up})"])
 
+    def _follow(self, result: Result) -> None:
+        """Keep the results whose answers came from the engine's current process: stray
+        output from it puts every one of them in doubt, and a failure ends the process."""
+        if result.doubts_previous:
+            self.doubt_answers()
+        if result.outcome in ("passed", "failed"):
+            self.answered.append(result)
+        elif result.restarted:
+            self.answered = []
+
+    def doubt_answers(self) -> None:
+        for earlier in self.answered:
+            doubt(earlier)
+        self.answered = []
+
+    def finish(self) -> None:
+        """Close the engine; output it wrote that answered nothing puts its answers in doubt."""
+        trailing = getattr(self.engine, "trailing_output", None)
+        if trailing is not None and trailing():
+            self.doubt_answers()
+
     def run(self, case) -> Result:
         if self.progress:
             self.progress.start(case.id)
@@ -374,6 +435,8 @@ class Worker:
                                   timeout=self.options.timeout)
                 if result.outcome != "skipped":
                     result.span = (began, self.clock())
+                reports.keep_for_reports(result, self.keeper)
+                self._follow(result)
                 if result.broke:
                     self.broken_in_a_row += 1
                 elif result.outcome != "skipped":
@@ -383,6 +446,18 @@ class Worker:
             if self.progress:
                 bad = result is not None and result.outcome in ("failed", "error")
                 self.progress.finish(case.id, bad)
+
+
+def doubt(result: Result) -> None:
+    """The engine process that gave ``result``'s answer also wrote a line nobody asked for
+    (an engine writing each answer twice): its answers prove nothing."""
+    if result.outcome not in ("passed", "failed"):
+        return
+    message = ("the engine process that gave this answer also wrote a line that answered no "
+               "request, so this answer may not have been written for this request either")
+    result.outcome, result.diff = "error", None
+    result.problem = {"kind": "protocol-error", "message": message}
+    result.lines = [f"protocol-error: {message}"]
 
 
 def run_cases(cases, engine: Engine, options: RunOptions | None = None) -> list[Result]:
@@ -420,7 +495,7 @@ def _parallel(cases, workers):
             try:
                 result = worker.run(case)
             except BaseException as e:  # keep the run going; this case is an error
-                result = _error(case, "harness-error", [f"harness error: {type(e).__name__}: {e}"])
+                result = _error(case, HARNESS_ERROR, [f"harness error: {type(e).__name__}: {e}"])
             if not stop.is_set():
                 done.put((i, result))
 
@@ -478,7 +553,7 @@ def run_command(options: RunOptions | None = None, engine=None, spec: EngineSpec
                 out=None, err=None) -> int:
     """``doublecheck run``: load, select, run, report; returns the exit code.
 
-    Deep-tier cases run only with ``deep`` (or when within ``max_nodes``).
+    Deep-tier cases run only with ``deep``; ``max_nodes`` only leaves cases out.
 
     ``engine`` is a ready engine (tests); otherwise ``spec`` says what to start
     (the oracle by default). Reports are written even when the run is
@@ -503,7 +578,7 @@ def run_command(options: RunOptions | None = None, engine=None, spec: EngineSpec
               file=err)
     for stale in run.stale_xfail:
         print(f"warning: {options.xfail_file}: no case has the id {stale}", file=err)
-    (reports.markdown if options.fmt == "markdown" else reports.text)(run, out)
+    reports.STDOUT_FORMATS[options.fmt](run, out)
     return _write_reports(run, options, xfail, run.exit_code(), err)
 
 
@@ -563,8 +638,9 @@ def _execute(options, chosen, engine, spec, err) -> Run:
             claims = engines[0].hello()
             for other in engines[1:]:
                 other.hello()
-        except HelloError as e:
-            print(f"error: cannot use {spec.describe() if engine is None else engine.name}: {e}",
+        except HelloError as e:  # (its text may quote the engine: shown visible, cut)
+            shown = "\n".join(reports.visible(line) for line in reports.keep_lines(str(e).splitlines()))
+            print(f"error: cannot use {spec.describe() if engine is None else engine.name}: {shown}",
                   file=err)
             raise _Stop(EXIT_USAGE) from None
         except KeyboardInterrupt:
@@ -573,11 +649,15 @@ def _execute(options, chosen, engine, spec, err) -> Run:
         tick = lambda: time.perf_counter() - clock  # noqa: E731
         with Progress("doublecheck run", len(chosen), "cases", "failed or errored", stream=err,
                       quiet=options.quiet) as progress:
-            workers = [Worker(e, claims, options, progress, tick) for e in engines]
+            keeper = reports.AnswerKeeper()   # one budget for the answers of the whole run
+            workers = [Worker(e, claims, options, progress, tick, keeper) for e in engines]
             if len(workers) > 1:
                 results, interrupted = _parallel(chosen, workers)
             else:
-                results, interrupted = _sequential(chosen, workers[0])
+                results, interrupted = _in_case_order(chosen, _sequential(cheap_first(chosen),
+                                                                          workers[0]))
+            for worker in workers:
+                worker.finish()
     finally:
         _restore_sigterm(previous)
         for e in engines:
@@ -586,15 +666,51 @@ def _execute(options, chosen, engine, spec, err) -> Run:
             except Exception:
                 pass
     name = engines[0].name
-    return Run(results, [], name, spec.describe() if engine is None else name, claims=claims,
-               selected=len(chosen), interrupted=interrupted, seconds=time.perf_counter() - clock,
-               started=started, jobs=len(engines), timeout=options.timeout)
+    run = Run(results, [], name, spec.describe() if engine is None else name, claims=claims,
+              selected=len(chosen), interrupted=interrupted, seconds=time.perf_counter() - clock,
+              started=started, jobs=len(engines), timeout=options.timeout)
+    run.hints = speed_hints(run, options.max_nodes)
+    return run
+
+
+# --- a first report soon ------------------------------------------------------
+
+SLOW_RUN = 60.0   # seconds after which a run that could be quicker says how
+
+
+def cheap_first(cases) -> list:
+    """The cases in the order to run them: every other request first (in case order), then the
+    perft counts from the smallest to the largest, so a slow engine shows its first failures
+    in seconds and the big counts come last."""
+    return sorted(cases, key=expected_nodes)   # stable: equal costs keep the case order
+
+
+def _in_case_order(cases, outcome):
+    """(results in the order of ``cases``, interrupted) from a run made in another order."""
+    results, interrupted = outcome
+    place = {id(case): i for i, case in enumerate(cases)}
+    return sorted(results, key=lambda r: place[id(r.case)]), interrupted
+
+
+def speed_hints(run, max_nodes) -> list[str]:
+    """A hint naming --quick and --max-nodes when perft cases timed out or the run was slow,
+    unless the run already left the large counts out."""
+    if max_nodes is not None and max_nodes <= QUICK_MAX_NODES:
+        return []
+    late = [r for r in run.results if r.problem and r.problem["kind"] == "timeout"
+            and expected_nodes(r.case)]
+    if not late and run.seconds < SLOW_RUN:
+        return []
+    why = (f"{len(late)} perft case{'s' if len(late) > 1 else ''} timed out" if late
+           else f"this run took {run.seconds:.0f} s")
+    return [f"hint: {why}. For a first report in about a minute, run with --quick (every case "
+            f"but the perft counts above {QUICK_MAX_NODES} nodes), or choose a limit with "
+            "--max-nodes N; then run everything once the quick run passes."]
 
 
 def _write_reports(run, options, xfail, code, err) -> int:
     """Write the report files asked for; an unwritable one makes the exit status 2."""
-    written = [(options.json_file, reports.write_json), (options.junit_file, reports.write_junit)]
-    written += list(options.extra_reports)
+    written = [(path, reports.REPORT_FILES[name].write) for name, path in options.files.items()]
     if options.write_xfail and run.interrupted:
         print(f"not writing {options.write_xfail}: the run was interrupted, so the baseline would "
               "be incomplete", file=err)
@@ -605,7 +721,8 @@ def _write_reports(run, options, xfail, code, err) -> int:
             try:
                 write(run, path)
             except Exception as e:  # one unwritable report must not stop the others
-                print(f"error: cannot write {path}: {type(e).__name__}: {e}", file=err)
+                why = e if getattr(e, "code", None) else f"cannot write {path}: {type(e).__name__}: {e}"
+                print(f"error: {why}", file=err)
                 code = max(code, EXIT_USAGE) if code != EXIT_INTERRUPTED else code
     return code
 

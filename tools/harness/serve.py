@@ -22,7 +22,8 @@ from doublecheck.harness.deadline import TimeLimitExceeded, time_limit
 from doublecheck.harness.protocol import BUDGET_EXCEEDED, MAX_LINE, OPS, VERSIONS, request_problems, size
 from doublecheck.limits import MAX_ID, MAX_ID_LENGTH, TooDeep, loads
 from doublecheck.oracle import variants
-from doublecheck.oracle.errors import RulesError, quote
+from doublecheck.oracle.errors import (INTERNAL_ERROR, INVALID_REQUEST, UNKNOWN_VARIANT, UNSUPPORTED,
+                                       RulesError, quote)
 from doublecheck.oracle.limits import check_perft_depth
 
 # Seconds one request may run (docs/protocol.md, "Time budget per request"): two hours, room
@@ -35,40 +36,40 @@ def respond(line: bytes, adapter, claims: dict, budget: float | None = DEFAULT_B
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as e:
-        return _error(None, "invalid-request", f"the line is not UTF-8 text "
+        return _error(None, INVALID_REQUEST, f"the line is not UTF-8 text "
                                                f"(byte {e.start + 1} is {line[e.start]:#04x})")
     if not text.strip():
-        return _error(None, "invalid-request", "the line is empty; each line holds one request, "
+        return _error(None, INVALID_REQUEST, "the line is empty; each line holds one request, "
                                                "a JSON object")
     try:
         request = loads(text)
     except TooDeep as e:
-        return _error(None, "invalid-request", f"the line nests too deep: {e}")
+        return _error(None, INVALID_REQUEST, f"the line nests too deep: {e}")
     except ValueError as e:
-        return _error(None, "invalid-request", f"the line is not JSON ({e}): {quote(text.strip())}")
+        return _error(None, INVALID_REQUEST, f"the line is not JSON ({e}): {quote(text.strip())}")
     if not isinstance(request, dict):
-        return _error(None, "invalid-request", "a request must be a JSON object")
+        return _error(None, INVALID_REQUEST, "a request must be a JSON object")
     rid = request.get("id")
     if not isinstance(rid, (str, int)) or isinstance(rid, bool):
-        return _error(None, "invalid-request", "a request needs an 'id' (a string or an integer)")
+        return _error(None, INVALID_REQUEST, "a request needs an 'id' (a string or an integer)")
     if isinstance(rid, str) and len(rid) > MAX_ID_LENGTH:
-        return _error(None, "invalid-request", f"an 'id' string has at most {MAX_ID_LENGTH} "
+        return _error(None, INVALID_REQUEST, f"an 'id' string has at most {MAX_ID_LENGTH} "
                                                f"characters, not {quote(rid, 40)}")
     if isinstance(rid, int) and not -MAX_ID - 1 <= rid <= MAX_ID:
-        return _error(None, "invalid-request", f"an 'id' integer fits in 64 bits, not {quote(rid, 40)}")
+        return _error(None, INVALID_REQUEST, f"an 'id' integer fits in 64 bits, not {quote(rid, 40)}")
     op = request.get("op")
     if not isinstance(op, str):
-        return _error(rid, "invalid-request", "a request needs an 'op' (a string)")
+        return _error(rid, INVALID_REQUEST, "a request needs an 'op' (a string)")
     if op == "hello":
         return hello(request, claims)
     if op not in OPS or op not in claims["ops"]:
         offered = ", ".join(["hello"] + list(claims["ops"]))
-        return _error(rid, "unsupported", f"unknown operation {quote(op)}; this engine offers {offered}")
+        return _error(rid, UNSUPPORTED, f"unknown operation {quote(op)}; this engine offers {offered}")
     wrong = request_problems(request)
     if wrong:
-        return _error(rid, "invalid-request", "; ".join(wrong))
+        return _error(rid, INVALID_REQUEST, "; ".join(wrong))
     if request["variant"] not in claims["variants"]:
-        return _error(rid, "unknown-variant", f"unknown variant {quote(request['variant'])}; "
+        return _error(rid, UNKNOWN_VARIANT, f"unknown variant {quote(request['variant'])}; "
                                               f"this engine knows {', '.join(claims['variants'])}")
     if op == "perft" and request["variant"] in variants.VARIANT_NAMES:
         try:  # the documented depth limit holds whatever engine is served
@@ -90,7 +91,7 @@ def respond(line: bytes, adapter, claims: dict, budget: float | None = DEFAULT_B
             return _error(rid, code, str(getattr(e, "message", e)))
         print(f"internal error on request {quote(rid)}: {type(e).__name__}: {quote(str(e))}",
               file=sys.stderr)
-        return _error(rid, "internal-error", f"{type(e).__name__}: {quote(str(e))}")
+        return _error(rid, INTERNAL_ERROR, f"{type(e).__name__}: {quote(str(e))}")
     return {"id": rid, "ok": True, **result}
 
 
@@ -99,7 +100,7 @@ def hello(request: dict, claims: dict) -> dict:
     rid = request["id"]
     offered = request.get("protocol", list(VERSIONS))
     if not isinstance(offered, list) or not all(isinstance(v, str) for v in offered):
-        return _error(rid, "invalid-request", "'protocol' must be a list of version strings")
+        return _error(rid, INVALID_REQUEST, "'protocol' must be a list of version strings")
     common = [v for v in VERSIONS if v in offered]
     if not common:
         return _error(rid, "unsupported-protocol",
@@ -132,7 +133,7 @@ def serve(adapter=None, stdin=None, stdout=None, max_line: int = MAX_LINE,
         if len(line) > max_line and not line.endswith(b"\n"):
             while line and not line.endswith(b"\n"):  # skip the rest of the long line
                 line = stdin.readline(1 << 20)
-            answer = _error(None, "invalid-request", f"the line is longer than {size(max_line)}")
+            answer = _error(None, INVALID_REQUEST, f"the line is longer than {size(max_line)}")
         else:
             answer = respond(line, adapter, claims, budget)
         stdout.write(json.dumps(answer, separators=(",", ":")).encode("utf-8") + b"\n")

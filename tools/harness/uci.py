@@ -35,8 +35,9 @@ from pathlib import Path
 
 from doublecheck.harness.deadline import Deadline
 from doublecheck.harness.process import EngineFailure, HelloError, LineProcess, split_command
+from doublecheck.harness.protocol import MAX_NAME
 from doublecheck.oracle import api, variants
-from doublecheck.oracle.errors import RulesError
+from doublecheck.oracle.errors import CRASH, PROTOCOL_ERROR, UNSUPPORTED, RulesError
 
 DIVIDE_LINE = re.compile(r"([a-h][1-8][a-h][1-8][qrbn]?): *(\d+)")
 NODES_LINE = re.compile(r"Nodes searched: *(\d+)")
@@ -47,7 +48,7 @@ CLAIMS = {"protocol": "1", "variants": ["chess"], "ops": ["moves", "perft"]}
 
 
 def unsupported(why: str) -> dict:
-    return {"ok": False, "error": {"code": "unsupported", "message": why}}
+    return {"ok": False, "error": {"code": UNSUPPORTED, "message": why}}
 
 
 def position(request: dict) -> tuple[str, list[str]]:
@@ -129,13 +130,14 @@ class UciEngine:
         try:
             self.process.start()
         except HelloError as e:
-            raise EngineFailure("crash", str(e)) from None
+            raise EngineFailure(CRASH, str(e)) from None
         self.starts += 1
         deadline = Deadline(max(self.timeout or 0, START_TIMEOUT))
         self.process.send("uci", deadline)
         for line in self.lines(deadline):
             if line.startswith("id name "):
-                self.name = line[len("id name "):].strip() or self.name
+                # (the reports show the name: cut like a protocol engine's hello name)
+                self.name = line[len("id name "):].strip()[:MAX_NAME] or self.name
             if line == "uciok":
                 break
         self.process.send("isready", deadline)
@@ -157,11 +159,11 @@ class UciEngine:
             if line.startswith("Nodes searched"):
                 total = NODES_LINE.fullmatch(line)
                 if not total:
-                    raise self.process.failure("protocol-error", f"unreadable node total {line[:80]!r}")
+                    raise self.process.failure(PROTOCOL_ERROR, f"unreadable node total {line[:80]!r}")
                 return divide, int(total[1])
             step = DIVIDE_LINE.fullmatch(line)
             if step and step[1] in divide:
-                raise self.process.failure("protocol-error", f"the perft output lists {step[1]} twice")
+                raise self.process.failure(PROTOCOL_ERROR, f"the perft output lists {step[1]} twice")
             if step:
                 divide[step[1]] = int(step[2])
         raise AssertionError("lines() ends only by raising")
@@ -176,5 +178,5 @@ class UciEngine:
         deadline passes; a crash, a hang or runaway output raises EngineFailure."""
         for _ in range(MAX_LINES):
             yield self.process.read_line(deadline).decode("utf-8", "replace").strip()
-        raise self.process.failure("protocol-error",
+        raise self.process.failure(PROTOCOL_ERROR,
                                    f"more than {MAX_LINES} lines without the expected answer")

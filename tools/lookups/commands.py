@@ -11,12 +11,14 @@ import json
 import sys
 import textwrap
 
+from doublecheck.lookups.operations import operation
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.limits import check_perft_depth
-from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_VARIANT, RulesError
+from doublecheck.oracle.errors import (INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_RULE,
+                                       UNKNOWN_VARIANT, RulesError, UsageError)
 
 # Each handler imports the rest of what it needs itself: a one-position lookup then
-# starts without the case loader (and jsonschema), PGN, SVG or the perft pool.
+# starts without the case loader, PGN, SVG or the perft pool.
 
 
 def _moves(args):
@@ -24,26 +26,20 @@ def _moves(args):
 
 
 def _write(path: str, text: str) -> None:
-    """Write a file the user named; an OSError becomes a ``cannot-write`` error."""
+    """Write a file the user named (``harness.output``: whole, or through a device or FIFO);
+    failing, a ``cannot-write`` error."""
+    from doublecheck.harness.output import OutputError, write_output
+
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        raise RulesError("cannot-write", f"{path}: {e.strerror or e}") from None
+        write_output(path, text)
+    except OutputError as e:
+        raise RulesError(e.code, e.message) from None
 
 
 def as_text(op: str, result: dict) -> str:
-    """A lookup's answer as the plain text the command prints without --json."""
-    if op in ("moves", "turns"):
-        return "\n".join(sorted(result[op]))
-    if op == "perft":
-        lines = [f"{m}: {n}" for m, n in sorted(result.get("divide", {}).items())]
-        return "\n".join(lines + ([""] if lines else []) + [f"Nodes: {result['nodes']}"])
-    if op in ("play", "status"):
-        from doublecheck.lookups.lookup import status_sentence
-        text = status_sentence(result["status"])
-        return result["fen"] + "\n" + text if op == "play" else text
-    return result["fen"]
+    """A lookup's answer as the plain text the command prints without --json
+    (the operations table's ``text``; an unknown operation is an error, never a guess)."""
+    return operation(op).text(result)
 
 
 def _print(args, op: str, answer: dict) -> None:
@@ -52,17 +48,15 @@ def _print(args, op: str, answer: dict) -> None:
 
 def lookup_command(args) -> int:
     """moves, turns, perft, play, status, fen: one oracle request, printed."""
-    if args.variant not in api.VARIANTS:
-        raise RulesError(UNKNOWN_VARIANT, f"unknown variant '{args.variant}' "
-                                          f"(known: {', '.join(api.VARIANTS)})")
+    rules = variants.get(args.variant)   # looked up once: everything below gets the object
     if args.command == "turns" and args.grouped:
         from doublecheck.lookups import lookup
-        data = lookup.grouped_turns(args.variant, args.fen, _moves(args))
+        data = lookup.grouped_turns(rules, args.fen, _moves(args))
         print(json.dumps(data) if args.json else lookup.grouped_turns_text(data))
         return 0
     if args.command == "play" and args.pgn:
         from doublecheck.lookups import pgn
-        text = pgn.pgn_for_line(args.variant, args.fen, _moves(args))
+        text = pgn.pgn_for_line(rules, args.fen, _moves(args))
         if args.pgn == "-":
             sys.stdout.write(text)
             return 0
@@ -73,18 +67,17 @@ def lookup_command(args) -> int:
     if args.moves is not None:
         req["moves"] = args.moves.split()
     if args.command == "perft":
-        return _perft(args)
-    _print(args, args.command, api.handle(req))
+        return _perft(args, rules)
+    _print(args, args.command, api.handle(req, rules=rules))
     return 0
 
 
-def _perft(args) -> int:
+def _perft(args, rules) -> int:
     """perft: through the transposition cache (or --no-hash, the plain walk), in this
     process, over --jobs N processes or on the Dask cluster at --scheduler."""
     from doublecheck.perft.parallel import count as perft_count
     from doublecheck.progress import Progress
 
-    rules = variants.get(args.variant)
     check_perft_depth(rules, args.depth, args.turns)
     if args.divide and args.depth < 1:
         raise RulesError(INVALID_REQUEST, "--divide needs --depth 1 or more")
@@ -123,21 +116,16 @@ def rules_command(args) -> int:
     catalogue, problems = load_rules(cases_dir)
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
-    if args.matrix or args.variant:
+    if args.matrix:
         return _matrix(args, cases_dir, catalogue, problems)
+    _known_variants(args.variant, catalogue)
     if args.id is None:
-        if args.json:
-            print(json.dumps({"rules": list(catalogue.values())}))
-        else:
-            w = max((len(i) for i in catalogue), default=0)
-            for rule_id, rule in catalogue.items():
-                print(f"{rule_id:<{w}}  {rule.get('title', '')}")
-        return 0
+        return _rule_list(args, catalogue)
     rule = catalogue.get(args.id)
     if rule is None:
-        raise DataError("unknown-rule", f"no rule with id '{args.id}' in {args.cases_dir}")
+        raise DataError(UNKNOWN_RULE, f"no rule with id '{args.id}' in {args.cases_dir}")
     cases, _ = load_cases(cases_dir, wanted=lambda _variant, raw: args.id in (raw.get("rules") or ()))
-    cited = [c.id for c in cases if args.id in c.rules]
+    cited = [c.id for c in cases if args.id in c.rules and (not args.variant or c.variant in args.variant)]
     if args.json:
         print(json.dumps({"rule": rule, "cases": cited}))
         return 0
@@ -155,19 +143,48 @@ def rules_command(args) -> int:
     return 0
 
 
-def _matrix(args, cases_dir, catalogue, shown) -> int:
-    """rules --matrix: exit 0 when every cell the catalogue does not justify has cases, else 1."""
-    from doublecheck.casefiles import load_cases
-    from doublecheck.cli import UsageError
+def _known_variants(chosen, catalogue) -> None:
+    """RulesError(unknown-variant) for a --variant the catalogue does not name."""
     from doublecheck.lookups import matrix
 
-    if args.id is not None or not args.matrix:
-        raise UsageError("--matrix shows every rule; give either a rule id or --matrix "
-                         "(--variant goes with --matrix)", "doublecheck rules")
-    unknown = [v for v in args.variant or [] if v not in matrix.variant_order(catalogue)]
+    unknown = [v for v in chosen or [] if v not in matrix.variant_order(catalogue)]
     if unknown:
         raise RulesError(UNKNOWN_VARIANT, f"unknown variant {unknown[0]!r}; the catalogue names "
                                           f"{', '.join(matrix.variant_order(catalogue))}")
+
+
+def _rule_list(args, catalogue) -> int:
+    """Every rule (of the --variant ones, if given): id, title and the variants it belongs to."""
+    from doublecheck.lookups import matrix
+
+    every = matrix.variant_order(catalogue)
+    rules = {rid: rule for rid, rule in catalogue.items()
+             if not args.variant or set(args.variant) & set(rule.get("variants", []))}
+    if args.json:
+        print(json.dumps({"rules": list(rules.values())}))
+        return 0
+    w = max((len(i) for i in rules), default=0)
+    t = max((len(rule.get("title", "")) for rule in rules.values()), default=0)
+    for rule_id, rule in rules.items():
+        print(f"{rule_id:<{w}}  {rule.get('title', ''):<{t}}  [{_variants_of(rule, every)}]")
+    return 0
+
+
+def _variants_of(rule, every) -> str:
+    """The variants a rule belongs to, in catalogue order ("all" when it is every one)."""
+    mine = [v for v in every if v in rule.get("variants", [])]
+    return "all variants" if mine == every else ", ".join(mine)
+
+
+def _matrix(args, cases_dir, catalogue, shown) -> int:
+    """rules --matrix: exit 0 when every cell the catalogue does not justify has cases, else 1."""
+    from doublecheck.casefiles import load_cases
+    from doublecheck.lookups import matrix
+
+    if args.id is not None:
+        raise UsageError("--matrix shows every rule; give either a rule id or --matrix",
+                         "doublecheck rules")
+    _known_variants(args.variant, catalogue)
     cases, problems = load_cases(cases_dir)
     for problem in problems:
         if problem not in shown:     # the catalogue's own problems were printed already

@@ -16,17 +16,15 @@ from __future__ import annotations
 
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.api import Step
-from doublecheck.oracle.chess import Chess
 from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, RulesError
 from doublecheck.oracle.explain import Asked, Refusal, refusal, side
+from doublecheck.oracle.notation import turn_moves
 
 UNICODE = {"K": "♔", "Q": "♕", "R": "♖", "B": "♗", "N": "♘", "P": "♙",
            "k": "♚", "q": "♛", "r": "♜", "b": "♝", "n": "♞", "p": "♟"}
 
 
-def rules_of(variant):
-    """The rules object for a variant id, or the rules object itself (any ``Chess`` subclass)."""
-    return variant if isinstance(variant, Chess) else variants.get(variant)
+rules_of = variants.rules_of
 
 
 def play_line(rules, fen, moves):
@@ -66,13 +64,8 @@ def split_question(move, turn):
         raise RulesError(INVALID_MOVE_TEXT, "empty move text")
     if move is not None:
         return text, [text], True, False
-    parts = text.split(",")
-    open_end = parts[-1] == "" and len(parts) > 1
-    if open_end:
-        parts = parts[:-1]
-    if any(not p.strip() for p in parts):
-        raise RulesError(INVALID_MOVE_TEXT, f"{text!r}: empty move between commas")
-    return text, [p.strip() for p in parts], False, open_end
+    moves, open_end = turn_moves(text)
+    return text, moves, False, open_end
 
 
 def explain_at(rules, pos, steps, move=None, turn=None, cases_dir=None):

@@ -14,6 +14,15 @@ Everything here is counted from data, never guessed:
   counted and one whose repetition is not (read from the case's expected
   status), every other family a case about White and one about Black (the
   case's ``colour:*`` tags).
+- *Parts of a side-owned component.*  A component that belongs to a side
+  (castling rights, Double Move abilities, double-kings in hand, the en
+  passant targets Marseillais keeps per side) may be required in two parts,
+  ``<component>:mover`` (the side to move's part) and ``<component>:other``
+  (the other side's part).  Each part needs a case about White's part and
+  one about Black's (the ``colour:*`` tag names the part's owner); for an
+  ``identity:*`` part the case must also expect no repetition counted, since
+  it shows two positions differing only in that part that a count must not
+  merge.
 
 A new variant therefore only adds cases and catalogue entries: the rows, the
 columns and the requirements all come from the rule catalogue and the cases.
@@ -29,6 +38,7 @@ from doublecheck.oracle import api
 COLOUR = "colour"
 SIDES = {"identity": ("counted", "not counted")}        # every other family: white / black
 COLOURS = ("white", "black")
+PARTS = {"mover": "the side to move's part", "other": "the other side's part"}
 
 
 def vocabulary() -> list[str]:
@@ -41,7 +51,33 @@ def family(component: str) -> str:
 
 
 def sides_of(component: str) -> tuple[str, str]:
+    if part_of(component):
+        return COLOURS
     return SIDES.get(family(component), COLOURS)
+
+
+def part_of(component: str) -> str | None:
+    """``mover`` or ``other`` when the component is one part of a side-owned one
+    (``identity:castling:other``), else None."""
+    pieces = component.split(":")
+    return pieces[2] if len(pieces) == 3 and pieces[2] in PARTS else None
+
+
+def part_sides(case, component: str) -> list[str]:
+    """The owners (colour tags) a case about one part covers; an identity part counts only
+    a case whose expected status counts no repetition (the two positions must not merge)."""
+    if family(component) in SIDES and repetition_counted(case.expect) is not False:
+        return []
+    return [c for c in COLOURS if f"{COLOUR}:{c}" in case.covers]
+
+
+def missing_side_text(component: str) -> str:
+    """What a case covering ``component`` lacks when it covers none of its sides."""
+    if part_of(component) and family(component) in SIDES:
+        return "colour:white or colour:black tag and an expected status counting no repetition"
+    if family(component) in SIDES:
+        return "expected status"
+    return "colour:white or colour:black tag"
 
 
 def repetition_counted(expect: dict) -> bool | None:
@@ -54,6 +90,8 @@ def repetition_counted(expect: dict) -> bool | None:
 
 def case_sides(case, component: str) -> list[str]:
     """The sides of ``component`` this case covers (see the module docstring)."""
+    if part_of(component):
+        return part_sides(case, component)
     if family(component) in SIDES:
         counted = repetition_counted(case.expect)
         if counted is None:
@@ -69,6 +107,7 @@ class Matrix:
     not_tested: dict                  # rule id -> {variant: reason}
     components: dict                  # component -> {variant: {side: cases}} (required cells only)
     colours: dict                     # variant -> {colour: cases tagged with it}
+    absent: dict = field(default_factory=dict)   # component -> {variant: why it has none}
     gaps: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -78,7 +117,8 @@ class Matrix:
                           for rid, cells in self.rules.items()],
                 "components": [{"component": comp, "sides": list(sides_of(comp)), "cases": cells}
                                for comp, cells in self.components.items()],
-                "colours": self.colours, "gaps": self.gaps, "problems": self.problems}
+                "absent": self.absent, "colours": self.colours, "gaps": self.gaps,
+                "problems": self.problems}
 
 
 def variant_order(catalogue) -> list[str]:
@@ -115,10 +155,15 @@ def build(catalogue: dict, cases, variants=None) -> Matrix:
         for comp in rule.get("components", []):
             if comp not in known or family(comp) == COLOUR:
                 m.problems.append(f"rule {rid}: component {comp!r} is not one a case can cover "
-                                  f"(see the 'component' list in schemas/case-file.schema.json)")
+                                  f"(see the 'component' list in: doublecheck docs --schema case-file)")
                 continue
+            whole = ":".join(comp.split(":")[:2])   # a component a variant lacks has no parts either
+            gone = {v: why.get(comp) or why[whole]
+                    for v, why in rule.get("components_absent", {}).items() if comp in why or whole in why}
             for v in applies:
-                if v not in reasons and v not in required.setdefault(comp, []):
+                if v in gone:
+                    m.absent.setdefault(comp, {})[v] = gone[v]
+                elif v not in reasons and v not in required.setdefault(comp, []):
                     required[comp].append(v)
     for comp in sorted(required, key=known.index):
         m.components[comp] = {v: dict.fromkeys(sides_of(comp), 0) for v in columns if v in required[comp]}
@@ -137,8 +182,7 @@ def build(catalogue: dict, cases, variants=None) -> Matrix:
                 continue
             sides = case_sides(case, comp)
             if not sides:
-                need = "expected status" if family(comp) in SIDES else "colour:white or colour:black tag"
-                m.problems.append(f"case {case.id}: covers {comp} but has no {need}")
+                m.problems.append(f"case {case.id}: covers {comp} but has no {missing_side_text(comp)}")
             for side in sides:
                 cell[side] += 1
     for comp, cells in m.components.items():
@@ -162,6 +206,14 @@ def gap_text(gap: dict) -> str:
     if gap["kind"] == "rule":
         return f"{gap['id']} has no case in {gap['variant']}"
     return f"{gap['id']} in {gap['variant']} has no case on the side '{gap['side']}'"
+
+
+def parts_legend(m: Matrix) -> list[str]:
+    """The line explaining the ``:mover`` / ``:other`` rows, when the matrix has any."""
+    if not any(part_of(comp) for comp in m.components):
+        return []
+    return ["parts: " + "; ".join(f"<component>:{p} = {text}" for p, text in PARTS.items())
+            + " (white/black: the part's owner)"]
 
 
 def as_text(m: Matrix) -> str:
@@ -194,6 +246,9 @@ def as_text(m: Matrix) -> str:
     for comp, cells in m.components.items():
         row = []
         for v in m.variants:
+            if v in m.absent.get(comp, {}):
+                row.append("-")
+                continue
             if v not in cells:
                 row.append(".")
                 continue
@@ -204,8 +259,11 @@ def as_text(m: Matrix) -> str:
                       [f"{m.colours[v]['white']}/{m.colours[v]['black']}" for v in m.variants]))
     lines += table("state component (sides)", comp_rows)
     lines.append("")
+    lines += parts_legend(m)
     lines.append("cells: a number of cases; '.' does not apply; '-' not tested, the catalogue says why "
                  "(doublecheck rules ID); '!' a gap")
+    lines += [f"absent: {v} has no {comp}: {why}"
+              for comp, by in m.absent.items() for v, why in by.items()]
     applicable = sum(len(c) for c in m.rules.values())
     justified = sum(len(r) for r in m.not_tested.values())
     comp_cells = sum(len(c) for c in m.components.values())

@@ -31,7 +31,8 @@ import textwrap
 from dataclasses import dataclass, field
 
 from doublecheck.oracle import api, variants
-from doublecheck.oracle.errors import INVALID_MOVE_TEXT, UNKNOWN_VARIANT, RulesError
+from doublecheck.oracle.errors import (FILE_NOT_FOUND, INVALID_MOVE_TEXT, PGN_SYNTAX, UNKNOWN_RESULT,
+                                       UNKNOWN_VARIANT, UNREADABLE_FILE, RulesError)
 from doublecheck.oracle.position import WHITE
 from doublecheck.lookups.lookup import explain_at, play_line, side, status_sentence
 
@@ -88,7 +89,7 @@ def parse_pgn(text: str) -> list[Game]:
         if comment_from is None and depth == 0 and stripped.startswith("["):
             m = TAG.fullmatch(stripped)
             if not m:
-                raise PgnError("pgn-syntax", f"malformed tag pair {stripped!r} (write [Name \"value\"])",
+                raise PgnError(PGN_SYNTAX, f"malformed tag pair {stripped!r} (write [Name \"value\"])",
                                number)
             if game is None or in_moves:
                 if pending is not None:
@@ -99,7 +100,7 @@ def parse_pgn(text: str) -> list[Game]:
                 in_moves = False
             name, value = m[1], m[2].replace('\\"', '"').replace("\\\\", "\\")
             if name in game.tags:
-                raise PgnError("pgn-syntax", f"tag {name} given twice in one game", number)
+                raise PgnError(PGN_SYNTAX, f"tag {name} given twice in one game", number)
             game.tags[name] = value
             game.tag_lines[name] = number
             continue
@@ -124,7 +125,7 @@ def parse_pgn(text: str) -> list[Game]:
                 continue
             if ch == ")":
                 if depth == 0:
-                    raise PgnError("pgn-syntax", "')' without a matching '('", number)
+                    raise PgnError(PGN_SYNTAX, "')' without a matching '('", number)
                 depth -= 1
                 i += 1
                 continue
@@ -166,13 +167,13 @@ def parse_pgn(text: str) -> list[Game]:
                 game.turns.append(pending)
                 pending = None
     if comment_from is not None:
-        raise PgnError("pgn-syntax", "a '{' comment is never closed", comment_from)
+        raise PgnError(PGN_SYNTAX, "a '{' comment is never closed", comment_from)
     if depth:
-        raise PgnError("pgn-syntax", "a '(' variation is never closed", len(lines))
+        raise PgnError(PGN_SYNTAX, "a '(' variation is never closed", len(lines))
     if pending is not None and game is not None:
         game.turns.append(pending)
     if not games:
-        raise PgnError("pgn-syntax", "no game found (no tags and no moves)")
+        raise PgnError(PGN_SYNTAX, "no game found (no tags and no moves)")
     return games
 
 
@@ -187,26 +188,25 @@ def clean_turn(text: str) -> str:
 def replay_game(game: Game, index: int = 1) -> dict:
     """Check one game; returns a JSON-able report (see docs/lookups.md).  Raises PgnError
     for a record that cannot be used."""
-    variant = game.tags.get("Variant", "chess")
-    if variant not in api.VARIANTS:
-        raise PgnError(UNKNOWN_VARIANT, f"game {index}: Variant {variant!r} is not a variant id "
-                       f"of this project (known: {', '.join(api.VARIANTS)})",
-                       game.tag_lines.get("Variant"))
+    try:
+        rules = variants.get(game.tags.get("Variant", "chess"))
+    except RulesError as e:
+        raise PgnError(UNKNOWN_VARIANT, f"game {index}: the Variant tag: {e.message}",
+                       game.tag_lines.get("Variant")) from None
     result_tag = game.tags.get("Result")
     if result_tag is not None and result_tag not in RESULTS:
-        raise PgnError("unknown-result", f"game {index}: Result {result_tag!r} is not one of "
+        raise PgnError(UNKNOWN_RESULT, f"game {index}: Result {result_tag!r} is not one of "
                        f"{', '.join(RESULTS)}", game.tag_lines.get("Result"))
     if result_tag and game.termination and game.termination != result_tag:
-        raise PgnError("pgn-syntax", f"game {index}: the movetext ends with {game.termination} "
+        raise PgnError(PGN_SYNTAX, f"game {index}: the movetext ends with {game.termination} "
                        f"but the Result tag says {result_tag}", game.termination_line)
-    rules = variants.get(variant)
     fen = game.tags.get("FEN")
     try:
         pos, steps = play_line(rules, fen, [])
     except RulesError as e:
         raise PgnError(e.code, f"game {index}: FEN tag: {e.message}",
                        game.tag_lines.get("FEN")) from None
-    report = {"game": index, "line": game.line, "variant": variant,
+    report = {"game": index, "line": game.line, "variant": rules.name,
               "fen": rules.fen(pos), "turns": 0, "legal": True, "illegal": None, "notes": []}
     for n, turn in enumerate(game.turns):
         last = n == len(game.turns) - 1
@@ -283,9 +283,9 @@ def replay_file(path) -> dict:
         with open(path, encoding="utf-8-sig") as f:
             text = f.read()
     except FileNotFoundError:
-        raise PgnError("file-not-found", f"no such file: {path}") from None
+        raise PgnError(FILE_NOT_FOUND, f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError) as e:
-        raise PgnError("unreadable-file", f"cannot read {path}: {e}") from None
+        raise PgnError(UNREADABLE_FILE, f"cannot read {path}: {e}") from None
     return replay_text(text)
 
 
@@ -342,12 +342,13 @@ def turns_of_line(rules, line):
     return turns
 
 
-def pgn_for_line(variant: str, fen: str | None, moves, tags: dict | None = None) -> str:
-    """PGN text for the line ``moves`` (tokens as for ``--moves``) from ``fen`` or the start.
+def pgn_for_line(variant, fen: str | None, moves, tags: dict | None = None) -> str:
+    """PGN text for the line ``moves`` (tokens as for ``--moves``) from ``fen`` or the start;
+    ``variant`` is an id or the rules object.
 
     Raises RulesError for an unknown variant, an invalid FEN or an illegal move.
     """
-    rules = variants.get(variant)
+    rules = variants.rules_of(variant)
     line = api.replay(rules, fen, moves)
     pos, final = line.start, line.final
     turns = turns_of_line(rules, line)
@@ -357,7 +358,7 @@ def pgn_for_line(variant: str, fen: str | None, moves, tags: dict | None = None)
             "Black": "?", "Result": result}
     head.update(tags or {})
     head["Result"] = result
-    head["Variant"] = variant
+    head["Variant"] = rules.name
     if fen is not None and rules.fen(pos) != rules.fen(rules.start):
         head["SetUp"] = "1"
         head["FEN"] = rules.fen(pos)

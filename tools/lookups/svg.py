@@ -2,12 +2,14 @@
 
 Squares that a board does not have (the corners of symmetric-monster's
 ranks 0 and 9) are simply not drawn.  Every square and every piece carries
-its square name (``data-square``), so a page can tell which one was clicked.  Pieces are discs with their letter:
-light discs for White, dark discs for Black; a double-piece gets a second
-ring.  Moves are drawn as arrows, optionally numbered (the halves of a
+its square name (``data-square``), so a page can tell which one was clicked,
+and an accessible name (``aria-label``: ``white knight on g1``, ``e0, extra
+square, empty``).  Pieces are the project's chess figures (``figures.py``,
+read from the one drawing file the rules desk serves too): light for White,
+dark for Black; a double-piece is its figure drawn twice.  Moves are drawn as arrows, optionally numbered (the halves of a
 turn), in any colour; a drop is a dashed circle on its square.
 
-No fonts beyond a generic sans-serif are needed, and the output has no
+No fonts beyond a generic sans-serif (for the coordinates) are needed, and the output has no
 scripts and no external references, so it can be inlined in HTML.
 """
 
@@ -18,14 +20,17 @@ from dataclasses import dataclass
 from html import escape
 
 from doublecheck.oracle import api, variants
+from doublecheck.lookups.figures import piece_figure
 from doublecheck.oracle.errors import RulesError
+from doublecheck.oracle.explain import piece_name
+from doublecheck.oracle.notation import turn_moves
 from doublecheck.oracle.position import WHITE
 
 SQUARE = 48
 MARGIN = 22
 LIGHT, DARK = "#efe6d2", "#b08a63"
-WHITE_PIECE, BLACK_PIECE = ("#fbfbf8", "#1f1f1f"), ("#26262b", "#f2f2f2")  # (fill, letter)
 TURN_COLOURS = ("#1f6fd1", "#d1681f", "#7a3fc4")
+CHESS_RANKS = range(1, 9)
 RAW_MOVE = re.compile(r"([a-p]\d)([a-p]\d)[qrbnQRBN]?|\*?([KQRBNP])@([a-p]\d)")
 
 
@@ -44,9 +49,9 @@ def raw_arrows(rules, token: str, colour: str, numbered: bool = False, dashed: b
     """Arrows for move text in coordinates (``e2e4``, ``K@e0``, a turn ``g3g8,g8h7``)
     without asking whether it is legal; squares the board lacks are left out."""
     out = []
-    parts = [p for p in token.split(",") if p]
+    parts, _ = turn_moves(token, strict=False)
     for i, part in enumerate(parts, 1):
-        m = RAW_MOVE.fullmatch(part.strip())
+        m = RAW_MOVE.fullmatch(part)
         if not m:
             continue
         frm, to = (m[1], m[2]) if m[1] else (None, m[4])
@@ -64,9 +69,7 @@ def turn_arrows(rules, pos, text: str, colours=TURN_COLOURS):
     is still drawn when it is written in coordinates.  Raises RulesError when
     it can be read neither way.
     """
-    parts = [p.strip() for p in text.split(",")]
-    if parts and parts[-1] == "":
-        parts = parts[:-1]
+    parts, _ = turn_moves(text)
     arrows = []
     try:
         p = pos
@@ -88,6 +91,18 @@ def turn_arrows(rules, pos, text: str, colours=TURN_COLOURS):
                                  f"is drawn only when written in coordinates)") from None
 
 
+def square_words(rules, pos, sq) -> str:
+    """The accessible name of a square: ``white knight on g1``, ``e0, extra square, empty``."""
+    g = rules.geometry
+    # The extra squares are those beyond chess's eight ranks (symmetric-monster's c0-f0, c9-f9, S1).
+    extra = ", extra square" if g.rank[sq] not in CHESS_RANKS else ""
+    piece = pos.board[sq]
+    if piece is None:
+        return f"{g.name[sq]}{extra}, empty"
+    colour = "white" if piece[-1].isupper() else "black"
+    return f"{colour} {piece_name(piece)} on {g.name[sq]}{extra}"
+
+
 def caption_lines(rules, pos) -> list[str]:
     who = "White" if pos.turn == WHITE else "Black"
     fields = rules.fen(pos).split()
@@ -97,13 +112,14 @@ def caption_lines(rules, pos) -> list[str]:
     if extra:
         lines.append(" · ".join(extra))
     if rules.double_pieces:
-        lines.append("double ring = double-piece")
+        lines.append("doubled figure = double-piece (the double-king too)")
     return lines
 
 
 def position_svg(rules, pos, arrows=(), title: str | None = None, caption: bool = True,
-                 square: int = SQUARE) -> str:
-    """The SVG text of ``pos`` with ``arrows`` drawn over it."""
+                 square: int = SQUARE, flipped: bool = False) -> str:
+    """The SVG text of ``pos`` with ``arrows`` drawn over it; ``flipped`` draws it from
+    Black's side (the top rank at the bottom, the files from right to left)."""
     g = rules.geometry
     s, m = square, MARGIN
     width = m + g.width * s + m // 2
@@ -112,10 +128,14 @@ def position_svg(rules, pos, arrows=(), title: str | None = None, caption: bool 
     height = m // 2 + board_h + m + 16 * len(lines) + (6 if lines else 0)
     top_rank = g.ranks[-1]
 
+    def column(file):
+        return g.width - 1 - file if flipped else file
+
+    def row(rank):
+        return rank - g.ranks[0] if flipped else top_rank - rank
+
     def xy(sq):
-        col = g.file[sq]
-        row = top_rank - g.rank[sq]
-        return m + col * s, m // 2 + row * s
+        return m + column(g.file[sq]) * s, m // 2 + row(g.rank[sq]) * s
 
     def centre(name):
         x, y = xy(g.index[name])
@@ -138,15 +158,16 @@ def position_svg(rules, pos, arrows=(), title: str | None = None, caption: bool 
     for sq in g.squares:
         x, y = xy(sq)
         fill = LIGHT if g.is_light(sq) else DARK
-        out.append(f'<rect class="square" data-square="{g.name[sq]}" x="{x}" y="{y}" '
+        out.append(f'<rect class="square" data-square="{g.name[sq]}" '
+                   f'aria-label="{square_words(rules, pos, sq)}" x="{x}" y="{y}" '
                    f'width="{s}" height="{s}" fill="{fill}"/>')
     # coordinates
     for f in range(g.width):
-        x = m + f * s + s / 2
+        x = m + column(f) * s + s / 2
         out.append(f'<text x="{x}" y="{m // 2 + board_h + 15}" font-size="12" '
                    f'text-anchor="middle" fill="#444">{"abcdefghijklmnop"[f]}</text>')
     for rank in g.ranks:
-        y = m // 2 + (top_rank - rank) * s + s / 2 + 4
+        y = m // 2 + row(rank) * s + s / 2 + 4
         out.append(f'<text x="{m / 2}" y="{y}" font-size="12" text-anchor="middle" '
                    f'fill="#444">{rank}</text>')
     # pieces
@@ -155,19 +176,10 @@ def position_svg(rules, pos, arrows=(), title: str | None = None, caption: bool 
         if piece is None:
             continue
         x, y = xy(sq)
-        cx, cy = x + s / 2, y + s / 2
-        fill, ink = WHITE_PIECE if piece.isupper() else BLACK_PIECE
-        edge = "#1f1f1f"
-        name = f"{'double ' if piece.startswith('*') else ''}{'white' if piece.isupper() else 'black'}"
-        out.append(f'<g class="piece" data-square="{g.name[sq]}" data-piece="{escape(piece)}">'
-                   f'<title>{name} {piece[-1].upper()} on {g.name[sq]}</title>')
-        if piece.startswith("*"):
-            out.append(f'<circle cx="{cx}" cy="{cy}" r="{s * 0.46:.1f}" fill="none" '
-                       f'stroke="{edge}" stroke-width="2"/>')
-        out.append(f'<circle cx="{cx}" cy="{cy}" r="{s * 0.36:.1f}" fill="{fill}" '
-                   f'stroke="{edge}" stroke-width="1.5"/>')
-        out.append(f'<text x="{cx}" y="{cy + s * 0.16:.1f}" font-size="{s * 0.44:.0f}" '
-                   f'font-weight="bold" text-anchor="middle" fill="{ink}">{piece[-1].upper()}</text>')
+        out.append(f'<g class="piece" data-square="{g.name[sq]}" data-piece="{escape(piece)}" '
+                   f'aria-label="{square_words(rules, pos, sq)}">'
+                   f'<title>{square_words(rules, pos, sq)}</title>')
+        out.append(piece_figure(piece, x, y, s))
         out.append("</g>")
     # arrows
     for a in arrows:
@@ -209,10 +221,10 @@ def _cid(colour: str) -> str:
     return re.sub(r"[^0-9a-zA-Z]", "", colour)
 
 
-def svg_for(variant: str, fen=None, moves=None, turn: str | None = None,
+def svg_for(variant, fen=None, moves=None, turn: str | None = None,
             title: str | None = None) -> str:
     """The position after ``moves`` from ``fen`` (default: the start), with ``turn`` as arrows."""
-    rules = variants.get(variant)
+    rules = variants.rules_of(variant)
     pos = api.replay(rules, fen, moves).final
     arrows = turn_arrows(rules, pos, turn) if turn else []
     return position_svg(rules, pos, arrows, title=title)

@@ -36,6 +36,7 @@ from doublecheck.oracle import variants
 from doublecheck.perft.cache import DEFAULT_HASH_MB, Counter, Table
 from doublecheck.perft.split import plan
 from doublecheck.progress import Progress
+from doublecheck.oracle.errors import CLUSTER_UNAVAILABLE, WORKERS_LOST
 
 TASKS_PER_WORKER = 16   # the split goes deep enough for this many distinct subtrees (and chunks) per worker
 LEAF_PLIES = 2          # the pools' split leaves this many plies to each task (when the frontier allows)
@@ -109,23 +110,23 @@ class LocalProcesses:
 
 
 class DaskCluster:
-    """The workers of a running Dask scheduler (``pip install 'doublecheck[cluster]'``)."""
+    """The workers of a running Dask scheduler (``pip install 'doublecheck-chess[cluster]'``)."""
 
     def __init__(self, address: str, timeout: float | None = None):
         timeout = CONNECT_TIMEOUT if timeout is None else timeout
         try:
             from distributed import Client
         except ImportError:
-            raise PerftError("cluster-unavailable", "--scheduler needs dask.distributed; install it "
-                                                    "with: pip install 'doublecheck[cluster]'") from None
+            raise PerftError(CLUSTER_UNAVAILABLE, "--scheduler needs dask.distributed; install it "
+                                                    "with: pip install 'doublecheck-chess[cluster]'") from None
         try:
             self.client = Client(address, timeout=timeout, set_as_default=False)
         except Exception as e:  # OSError, TimeoutError, a bad address: all mean "no cluster there"
-            raise PerftError("cluster-unavailable",
+            raise PerftError(CLUSTER_UNAVAILABLE,
                              f"cannot reach a Dask scheduler at {address!r}: {e}") from None
         if not self.client.nthreads():
             self.client.close()
-            raise PerftError("cluster-unavailable", f"the Dask scheduler at {address!r} has no workers")
+            raise PerftError(CLUSTER_UNAVAILABLE, f"the Dask scheduler at {address!r} has no workers")
         self.pending = {}   # Dask future -> the concurrent.futures future it settles
 
     def workers(self) -> int:
@@ -268,7 +269,7 @@ def _elsewhere(executor, tasks, chunks, hash_mb, tally) -> list:
                     _settle(chunk, future.result(), counts, tally)
             missing = sum(n is None for n in counts)
             if attempt == RETRIES:
-                raise PerftError("workers-lost", f"workers were lost {RETRIES + 1} times; "
+                raise PerftError(WORKERS_LOST, f"workers were lost {RETRIES + 1} times; "
                                                  f"{missing} subtrees have no count") from None
             tally.progress.note(f"a worker was lost ({type(e).__name__}); "
                                 f"counting its {missing} unfinished subtrees again")

@@ -9,9 +9,38 @@ checks along a random game of whole turns.
 from doublecheck.oracle import api
 
 
+def perft_request(depth, fen=None, moves=(), turns=None, divide=False) -> dict:
+    """A perft request with its fields in the order every generated file writes them:
+    op, fen, moves, depth, turns (left out when None; some files write ``"turns": false``),
+    divide (only when asked for)."""
+    request = {"op": "perft"}
+    if fen is not None:
+        request["fen"] = fen
+    if moves:
+        request["moves"] = list(moves)
+    request["depth"] = depth
+    if turns is not None:
+        request["turns"] = turns
+    if divide:
+        request["divide"] = True
+    return request
+
+
+def perft_expect(result: dict, divide) -> dict:
+    """The expected part of a perft case: the count, and the divide sorted by first step."""
+    expect = {"nodes": result["nodes"]}
+    if divide:
+        expect["divide"] = dict(sorted(result["divide"].items()))
+    return expect
+
+
 class Kit:
-    def __init__(self, variant: str, source: str, generator: str):
+    def __init__(self, variant: str, source: str, generator: str,
+                 perft_topic: str = "generated-perft", playouts_topic: str = "generated-playouts"):
+        """``*_topic``: the case-file topics the case ids go under (``generate --seed`` writes
+        both kinds into one file of its own)."""
         self.variant, self.source, self.generator = variant, source, generator
+        self.perft_topic, self.playouts_topic = perft_topic, playouts_topic
 
     def ask(self, **request) -> dict:
         """The oracle's answer to a request about this variant."""
@@ -25,27 +54,29 @@ class Kit:
         return {"variant": self.variant, "topic": topic, "generated": True,
                 "generator": self.generator, "description": description, "cases": cases}
 
+    def perft_and_playouts(self, perft_about, perft, playouts_about, playouts) -> list:
+        """The two generated files of most variants, ``generated-perft.json`` and
+        ``generated-playouts.json``, as ``files()`` returns them."""
+        return [(f"{self.variant}/generated-perft.json", self.case_file("generated-perft", perft_about, perft)),
+                (f"{self.variant}/generated-playouts.json",
+                 self.case_file("generated-playouts", playouts_about, playouts))]
+
+    def perft_case(self, case_id, rules, description, request, source=None) -> dict:
+        """A perft case (G7) for ``request`` (``perft_request``), with the oracle's count."""
+        expect = perft_expect(self.ask(**request), request.get("divide"))
+        return self.case(case_id, rules, description, request, expect, source)
+
     def perft_cases(self, positions, rules_for) -> list:
         """Perft cases (G7) for ``[(slug, description, FEN or None, [(depth, turns, divide)])]``;
         ``rules_for(fen)`` names the rule ids of a position's cases."""
         cases = []
         for slug, what, fen, runs in positions:
             for depth, turns, divide in runs:
-                request = {"op": "perft"}
-                if fen is not None:
-                    request["fen"] = fen
-                request.update(depth=depth, turns=turns)
-                if divide:
-                    request["divide"] = True
-                result = self.ask(**request)
-                expect = {"nodes": result["nodes"]}
-                if divide:
-                    expect["divide"] = dict(sorted(result["divide"].items()))
                 unit = "turn" if turns else "move"
-                cases.append(self.case(
-                    f"{self.variant}/generated-perft/{slug}-{unit}s-{depth}", rules_for(fen),
+                cases.append(self.perft_case(
+                    f"{self.variant}/{self.perft_topic}/{slug}-{unit}s-{depth}", rules_for(fen),
                     f"{unit} perft {depth}{' with divide' if divide else ''} from {what}",
-                    request, expect))
+                    perft_request(depth, fen, turns=turns, divide=divide)))
         return cases
 
     def checkpoint_cases(self, game, line, every, rules, origin=None) -> list:
@@ -54,7 +85,7 @@ class Kit:
         legal moves, the legal second moves of the next turn when it has two, and the
         game's shortest full list of legal turns."""
         origin = origin or {}
-        prefix = f"{self.variant}/generated-playouts/game-{game}"
+        prefix = f"{self.variant}/{self.playouts_topic}/game-{game}"
         cases, listed = [], None  # listed: (turns, n), the shortest turn list of the game
         for n in range(every, len(line) + 1, every):
             played = line[:n]
@@ -91,6 +122,6 @@ class Kit:
         origin = origin or {}
         result = self.ask(op="play", **origin, moves=line)
         return self.case(
-            f"{self.variant}/generated-playouts/game-{game}-play", rules,
+            f"{self.variant}/{self.playouts_topic}/game-{game}-play", rules,
             f"FEN and status after the {len(line)} turns of random game {game}",
             {"op": "play", **origin, "moves": line}, {"fen": result["fen"], "status": result["status"]})

@@ -11,7 +11,7 @@ a perft table (depth 2 with divide, and depth 3) covers ten of those positions.
 import random
 
 from doublecheck.authoring.deep import DeepPerft
-from doublecheck.authoring.generators import Kit
+from doublecheck.authoring.generators import Kit, perft_request
 
 VARIANT = "chess"
 GAMES = 6
@@ -78,16 +78,13 @@ def files() -> list[tuple[str, dict]]:
 
     perft = []
     for game, ply, fen in positions[::max(1, len(positions) // 10)][:10]:
-        result = ask(op="perft", fen=fen, depth=2, divide=True)
-        perft.append(case(
+        perft.append(KIT.perft_case(
             f"chess/generated-perft/game-{game}-ply-{ply}-depth-2", PERFT_RULES,
             f"perft 2 with divide after ply {ply} of random game {game}",
-            {"op": "perft", "fen": fen, "depth": 2, "divide": True},
-            {"nodes": result["nodes"], "divide": dict(sorted(result["divide"].items()))}))
-        perft.append(case(
+            perft_request(2, fen, divide=True)))
+        perft.append(KIT.perft_case(
             f"chess/generated-perft/game-{game}-ply-{ply}-depth-3", PERFT_RULES,
-            f"perft 3 after ply {ply} of random game {game}",
-            {"op": "perft", "fen": fen, "depth": 3}, {"nodes": ask(op="perft", fen=fen, depth=3)["nodes"]}))
+            f"perft 3 after ply {ply} of random game {game}", perft_request(3, fen)))
 
     return [
         ("chess/generated-playouts.json", case_file(

@@ -17,7 +17,7 @@ import random
 
 from doublecheck.oracle import api, variants
 from doublecheck.authoring.deep import DeepPerft, SECOND_WALK
-from doublecheck.authoring.generators import Kit
+from doublecheck.authoring.generators import Kit, perft_request
 
 VARIANT = "double-chess"
 GENERATOR = "doublecheck generate"
@@ -71,16 +71,8 @@ ask, case, case_file = KIT.ask, KIT.case, KIT.case_file
 
 
 def perft_case(slug, fen, depth, divide, description, source=SOURCE, rules=PERFT_RULES):
-    request = {"op": "perft", "depth": depth}
-    if fen is not None:
-        request = {"op": "perft", "fen": fen, "depth": depth}
-    if divide:
-        request["divide"] = True
-    result = ask(**request)
-    expect = {"nodes": result["nodes"]}
-    if divide:
-        expect["divide"] = dict(sorted(result["divide"].items()))
-    return case(f"{VARIANT}/generated-perft/{slug}", rules, description, request, expect, source)
+    return KIT.perft_case(f"{VARIANT}/generated-perft/{slug}", rules, description,
+                          perft_request(depth, fen, divide=divide), source)
 
 
 def perft_cases() -> list:
@@ -144,13 +136,8 @@ def files() -> list[tuple[str, dict]]:
     for game, ply, fen in positions[::max(1, len(positions) // 4)][:4]:
         perft.append(perft_case(f"game-{game}-ply-{ply}-depth-2", fen, 2, True,
                                 f"perft 2 with divide after move {ply} of random game {game}"))
-    return [
-        (f"{VARIANT}/generated-perft.json", case_file(
-            "generated-perft",
-            "Perft from the start position (depths 1-3), from three middlegame positions with open or "
-            "attacked castling lines, and from four positions of the generated games.", perft)),
-        (f"{VARIANT}/generated-playouts.json", case_file(
-            "generated-playouts",
-            f"{len(STARTS)} seeded random games that castle whenever a coin says so: the legal moves "
-            f"after every {EVERY}th move and the FEN and status at the end.", playouts)),
-    ]
+    return KIT.perft_and_playouts(
+        "Perft from the start position (depths 1-3), from three middlegame positions with open or "
+        "attacked castling lines, and from four positions of the generated games.", perft,
+        f"{len(STARTS)} seeded random games that castle whenever a coin says so: the legal moves "
+        f"after every {EVERY}th move and the FEN and status at the end.", playouts)

@@ -22,7 +22,7 @@ import random
 
 from doublecheck.oracle import api, variants
 from doublecheck.authoring.deep import DeepPerft, SECOND_WALK
-from doublecheck.authoring.generators import Kit
+from doublecheck.authoring.generators import Kit, perft_request
 
 VARIANT = "double-move"
 GENERATOR = "doublecheck generate"
@@ -72,27 +72,24 @@ def with_fen(fen, **request) -> dict:
     return request if fen == START else {"op": request.pop("op"), "fen": fen, **request}
 
 
+PERFT_ABOUT = ("Move perft and turn perft from the start position and from the two worked-example "
+               "positions of the seed, with a divide at one depth of each.")
+
+
 def perft_cases() -> list:
     cases = []
     for slug, fen, depths, turn_depths, (divide_depth, divide_turns) in PERFT:
         for turns, ds in ((False, depths), (True, turn_depths)):
             kind = "turn-perft" if turns else "perft"
             for depth in ds:
-                request = with_fen(fen, op="perft", depth=depth)
-                if turns:
-                    request["turns"] = True
                 divide = depth == divide_depth and turns == divide_turns
-                if divide:
-                    request["divide"] = True
-                result = ask(**request)
-                expect = {"nodes": result["nodes"]}
-                if divide:
-                    expect["divide"] = dict(sorted(result["divide"].items()))
                 unit = "complete turns" if turns else "moves (halves count one each)"
-                cases.append(case(
+                cases.append(KIT.perft_case(
                     f"{VARIANT}/generated-perft/{slug}-{kind}-{depth}", PERFT_RULES,
                     f"{kind} {depth} from the {slug} position, counting {unit}"
-                    + (", with divide" if divide else ""), request, expect))
+                    + (", with divide" if divide else ""),
+                    perft_request(depth, None if fen == START else fen, turns=turns or None,
+                                  divide=divide)))
     return cases
 
 
@@ -114,6 +111,10 @@ def playout(fen: str, seed: int) -> list[list[str]]:
             pos = rules.play(pos, second)
         turns.append(turn)
     return turns
+
+
+PLAYOUTS_ABOUT = (f"{len(GAMES)} seeded random games of at most {MAX_TURNS} turns: the legal turns, FEN and "
+                  "status after every turn, and the FEN between the halves of every Double Move.")
 
 
 def playout_cases() -> list:
@@ -158,14 +159,4 @@ def playout_cases() -> list:
 
 
 def files() -> list[tuple[str, dict]]:
-    return [
-        (f"{VARIANT}/generated-perft.json", case_file(
-            "generated-perft",
-            "Move perft and turn perft from the start position and from the two worked-example "
-            "positions of the seed, with a divide at one depth of each.", perft_cases())),
-        (f"{VARIANT}/generated-playouts.json", case_file(
-            "generated-playouts",
-            f"{len(GAMES)} seeded random games of at most {MAX_TURNS} turns: the legal turns, FEN and "
-            "status after every turn, and the FEN between the halves of every Double Move.",
-            playout_cases())),
-    ]
+    return KIT.perft_and_playouts(PERFT_ABOUT, perft_cases(), PLAYOUTS_ABOUT, playout_cases())

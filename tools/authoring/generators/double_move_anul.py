@@ -76,6 +76,10 @@ KIT = Kit(VARIANT, SOURCE, GENERATOR)
 case_file = KIT.case_file
 
 
+PERFT_ABOUT = ("Perft in moves and in complete turns from the start, four middlegame test "
+               "positions and one position in the middle of a turn.")
+
+
 def perft_cases() -> list:
     return KIT.perft_cases(POSITIONS, lambda fen: PERFT_RULES)
 
@@ -100,6 +104,11 @@ def playout(seed: int) -> list[str]:
     return line
 
 
+PLAYOUTS_ABOUT = (f"{GAMES} seeded random games of whole turns played by the oracle: turn counts and "
+                  f"legal moves every {EVERY} turns, one full list of legal turns per game, and the "
+                  f"FEN and status at the end.")
+
+
 def playout_cases() -> list:
     cases = []
     for game in range(1, GAMES + 1):
@@ -110,15 +119,4 @@ def playout_cases() -> list:
 
 
 def files() -> list[tuple[str, dict]]:
-    return [
-        (f"{VARIANT}/generated-perft.json", case_file(
-            "generated-perft",
-            "Perft in moves and in complete turns from the start, four middlegame test "
-            "positions and one position in the middle of a turn.", perft_cases())),
-        (f"{VARIANT}/generated-playouts.json", case_file(
-            "generated-playouts",
-            f"{GAMES} seeded random games of whole turns played by the oracle: turn counts and "
-            f"legal moves every {EVERY} turns, one full list of legal turns per game, and the "
-            f"FEN and status at the end.",
-            playout_cases())),
-    ]
+    return KIT.perft_and_playouts(PERFT_ABOUT, perft_cases(), PLAYOUTS_ABOUT, playout_cases())

@@ -17,7 +17,7 @@ import random
 
 from doublecheck.oracle import variants
 from doublecheck.authoring.deep import DeepPerft, SECOND_WALK
-from doublecheck.authoring.generators import Kit
+from doublecheck.authoring.generators import Kit, perft_request
 
 VARIANT = "symmetric-monster"
 GENERATOR = "doublecheck generate"
@@ -74,24 +74,21 @@ KIT = Kit(VARIANT, SOURCE, GENERATOR)
 ask, case, case_file = KIT.ask, KIT.case, KIT.case_file
 
 
+PERFT_ABOUT = ("Perft counting moves (actions) and complete turns from the start position and from positions "
+               "with double-pieces and the drop in play.")
+
+
 def perft_cases() -> list:
     out = []
     for slug, about, where, depths, turn_depths, divide_depth in POSITIONS:
         for turns, ds in ((False, depths), (True, turn_depths)):
             what = "turns" if turns else "moves"
             for depth in ds:
-                request = {"op": "perft", **where, "depth": depth}
-                if turns:
-                    request["turns"] = True
-                if depth == divide_depth:
-                    request["divide"] = True
-                result = ask(**request)
-                expect = {"nodes": result["nodes"]}
-                if "divide" in result:
-                    expect["divide"] = dict(sorted(result["divide"].items()))
+                request = perft_request(depth, where.get("fen"), where.get("moves", ()),
+                                        turns=turns or None, divide=depth == divide_depth)
                 rules = PERFT_RULES + (["SM-setup"] if slug == "start" else [])
-                out.append(case(f"{VARIANT}/generated-perft/{slug}-{what}-{depth}", rules,
-                                f"perft {depth} counting {what} from {about}", request, expect))
+                out.append(KIT.perft_case(f"{VARIANT}/generated-perft/{slug}-{what}-{depth}", rules,
+                                          f"perft {depth} counting {what} from {about}", request))
     return out
 
 
@@ -135,6 +132,10 @@ def playout(seed: int):
     return line, sorted(events)
 
 
+PLAYOUTS_ABOUT = (f"{GAMES} seeded random games played by the oracle (weighted towards king captures, drops and "
+                  f"promotions): the legal moves every {EVERY} actions and the FEN and status at the end.")
+
+
 def playout_cases() -> list:
     out = []
     for game in range(1, GAMES + 1):
@@ -153,14 +154,4 @@ def playout_cases() -> list:
 
 
 def files() -> list[tuple[str, dict]]:
-    return [
-        (f"{VARIANT}/generated-perft.json", case_file(
-            "generated-perft",
-            "Perft counting moves (actions) and complete turns from the start position and from positions "
-            "with double-pieces and the drop in play.", perft_cases())),
-        (f"{VARIANT}/generated-playouts.json", case_file(
-            "generated-playouts",
-            f"{GAMES} seeded random games played by the oracle (weighted towards king captures, drops and "
-            f"promotions): the legal moves every {EVERY} actions and the FEN and status at the end.",
-            playout_cases())),
-    ]
+    return KIT.perft_and_playouts(PERFT_ABOUT, perft_cases(), PLAYOUTS_ABOUT, playout_cases())

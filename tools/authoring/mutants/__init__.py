@@ -24,6 +24,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import sys
 from dataclasses import dataclass
 
 
@@ -54,25 +55,48 @@ class Mutant:
 CATALOGUE: dict[str, Mutant] = {}
 
 
-def mutant(slug: str, rule: str, description: str, witness: dict):
-    """Class decorator: register the class as the mutant ``<variant>/<slug>``."""
+def mutant(slug: str, rule: str, description: str, witness: dict, on=None):
+    """Class decorator: register the class as the mutant ``<variant>/<slug>``.
+
+    The class is a subclass of its variant's rules class; or, with ``on`` (a tuple of
+    rules classes), a mixin holding a mistake several variants can share, registered
+    once on each of them (as ``<Mixin><RulesClass>``, with the mixin's docstring).
+    This is the one way a mutant is registered."""
 
     def register(cls):
-        variant = cls.name  # inherited from the variant's rules class
-        name = f"{variant}/{slug}"
-        if name in CATALOGUE:
-            raise ValueError(f"mutant {name} is defined twice")
-        CATALOGUE[name] = Mutant(name, variant, rule, description, cls, witness)
+        for made in ([cls] if on is None else [on_rules(cls, base) for base in on]):
+            _add(Mutant(f"{made.name}/{slug}", made.name, rule, description, made, witness))
         return cls
 
     return register
 
 
+def on_rules(mixin, base):
+    """The mutant class of ``mixin`` on the rules class ``base``; the mixin's docstring (why
+    someone writes the mistake, docs/mutants.md) is its own."""
+    return type(mixin.__name__ + base.__name__, (mixin, base), {"__doc__": mixin.__doc__})
+
+
+def _add(entry: Mutant) -> None:
+    if entry.name in CATALOGUE:
+        raise ValueError(f"mutant {entry.name} is defined twice")
+    CATALOGUE[entry.name] = entry
+
+
 def _load_variant_modules():
-    """Import every variant module of this package (each registers its mutants)."""
+    """Import every variant module of this package (each registers its mutants), then the
+    mutant module each variant plugin names (a warning naming the plugin if it fails)."""
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
         if info.name not in ("common", "kill"):
             importlib.import_module(f"{__name__}.{info.name}")
+    from doublecheck.oracle import variants
+    for variant in variants.plugins():
+        if variant.mutants is not None:
+            try:
+                importlib.import_module(variant.mutants)
+            except Exception as e:
+                print(f"warning: variant plugin {variant.plugin}: its mutants {variant.mutants} "
+                      f"cannot be imported: {type(e).__name__}: {e}", file=sys.stderr)
 
 
 _load_variant_modules()

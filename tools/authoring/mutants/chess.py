@@ -3,7 +3,9 @@
 
 from doublecheck.authoring.mutants import mutant
 from doublecheck.authoring.mutants.common import (CapturedRookMixin, GameEndCastlingUncheckedMixin,
-                                                  GameEndWithoutEnPassantMixin, RookRightMixin,
+                                                  GameEndWithoutEnPassantMixin, KingPathEndsOnlyMixin,
+                                                  MoverRightsOnlyIdentityMixin, RawEnPassantIdentityMixin,
+                                                  RightsBlindIdentityMixin, RookRightMixin,
                                                   SideBlindIdentityMixin)
 from doublecheck.oracle.chess import Chess, game_over, not_over
 from doublecheck.oracle.position import WHITE, Move, other
@@ -12,11 +14,8 @@ from doublecheck.oracle.position import WHITE, Move, other
 @mutant("castle-through-attack", "FIDE-3.8.2.2",
         "castling checks attacks on the king's start and end squares only, not the square it crosses",
         {"op": "moves", "fen": "4k3/8/8/8/8/8/5r2/4K2R w K - 0 1"})
-class CastleThroughAttack(Chess):
+class CastleThroughAttack(KingPathEndsOnlyMixin, Chess):
     """"not into or out of check" is remembered, the crossed square is forgotten"""
-
-    def king_path(self, rule):
-        return [rule.king_from, rule.king_to]
 
 
 @mutant("castle-out-of-check", "FIDE-3.8.2.2",
@@ -148,21 +147,15 @@ class BishopsAlwaysDead(Chess):
         "repetition compares placement and side to move but not castling rights",
         {"op": "status", "fen": "4k2r/8/8/8/8/8/8/4K2R w Kk - 0 1",
          "moves": ["h1h2", "h8h7", "h2h1", "h7h8", "h1h2", "h8h7", "h2h1", "h7h8"]})
-class RepetitionWithoutRights(Chess):
+class RepetitionWithoutRights(RightsBlindIdentityMixin, Chess):
     """the repetition key is placement plus side to move"""
-
-    def identity(self, pos):
-        return (pos.board, pos.turn, self.legal_ep(pos), pos.state)
 
 
 @mutant("repetition-raw-en-passant", "FIDE-9.2.3",
         "repetition compares the en passant square as written, even when no capture there is possible",
         {"op": "status", "moves": ["e2e4", "g8f6", "g1f3", "f6g8", "f3g1", "g8f6", "g1f3", "f6g8", "f3g1"]})
-class RepetitionRawEnPassant(Chess):
+class RepetitionRawEnPassant(RawEnPassantIdentityMixin, Chess):
     """the key is the FEN's first four fields, not the legal en passant square"""
-
-    def identity(self, pos):
-        return (pos.board, pos.turn, pos.castling, pos.ep, pos.state)
 
 
 @mutant("seventy-five-beats-mate", "FIDE-9.6.2",
@@ -340,3 +333,13 @@ class GameEndWithoutEnPassant(GameEndWithoutEnPassantMixin, Chess):
 class GameEndCastlingUnchecked(GameEndCastlingUncheckedMixin, Chess):
     """a quick "any move?" test takes castling from the rights and the empty squares and
     leaves the attack tests to the full generator"""
+
+
+# --- the state matrix per side: the other side's part of a side-owned component ----
+
+@mutant("repetition-keeps-only-mover-rights", "FIDE-9.2.3",
+        "repetition compares only the side to move's castling rights, not the other side's",
+        {"op": "status", "fen": "1n2k1nr/8/8/8/8/8/8/1N2K1NR w Kk - 0 1",
+         "moves": ["b1c3", "h8h7", "c3b1", "h7h8", "b1c3", "h8h7", "c3b1", "h7h8"]})
+class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin, Chess):
+    """the rights read as "may the side to move still castle?", so the other side's drop out of the key"""

@@ -2,6 +2,7 @@
 
 from doublecheck.oracle.chess import Chess, game_over, not_over
 from doublecheck.oracle.position import WHITE, other
+from doublecheck.oracle.variants.double_move_anul import BOUNDARY, with_state
 
 
 def gives_check(rules, pos, move) -> bool:
@@ -74,6 +75,22 @@ class CapturedRookMixin:
         return after
 
 
+class KingPathEndsOnlyMixin:
+    """Castling's attack test looks at the king's start and end squares only, not the
+    squares it crosses (chess and double-chess mutants)."""
+
+    def king_path(self, rule):
+        return [rule.king_from, rule.king_to]
+
+
+class AnyFirstPartCompletesMixin:
+    """A first part of a turn is offered even when no second part can follow it (the
+    double-move and symmetric-monster mutants)."""
+
+    def completable(self, pos, move):
+        return True
+
+
 class CountsBetweenMixin:
     """Repetition counts the positions between the two moves of a turn as well.
 
@@ -97,6 +114,14 @@ class CountsBetweenMixin:
         return super().status(pos, tuple(history) + tuple(getattr(self, "between", ())))
 
 
+class CountsBetweenFieldSevenMixin(CountsBetweenMixin):
+    """CountsBetweenMixin for the variants whose turn state is FEN field 7 (double-move-anul,
+    the Marseillais forms): a position between the moves is keyed as a turn boundary."""
+
+    def as_boundary(self, pos):
+        return with_state(pos, BOUNDARY)
+
+
 # --- position identity (repetition): one component left out of the key ------------
 
 class SideBlindIdentityMixin:
@@ -111,6 +136,13 @@ class RightsBlindIdentityMixin:
 
     def identity(self, pos):
         return (pos.board, pos.turn, self.legal_ep(pos), pos.state)
+
+
+class RawEnPassantIdentityMixin:
+    """Repetition compares the en passant targets as stored, also those no capture can use."""
+
+    def identity(self, pos):
+        return (pos.board, pos.turn, pos.castling, pos.ep, pos.state)
 
 
 class EnPassantBlindIdentityMixin:
@@ -212,3 +244,13 @@ class NoCastlingInATurnBegunInCheckMixin:
         if self.between_moves(pos) and getattr(self, "began_in_check", False):
             return []
         return super().castling_moves(pos)
+
+
+# --- side-owned state: the other side's part left out of position identity ----------
+
+class MoverRightsOnlyIdentityMixin:
+    """Repetition compares only the side to move's castling rights: the rights were read
+    as "can I still castle?", so the other side's rights drop out of the key."""
+
+    def identity(self, pos):
+        return super().identity(pos.replace(castling=pos.castling & self.rights_of[pos.turn]))

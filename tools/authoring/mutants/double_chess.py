@@ -4,7 +4,8 @@ from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
 from doublecheck.authoring.mutants.common import (CapturedRookMixin, GameEndCastlingUncheckedMixin,
-                                                  GameEndWithoutEnPassantMixin, RookRightMixin,
+                                                  GameEndWithoutEnPassantMixin, KingPathEndsOnlyMixin,
+                                                  MoverRightsOnlyIdentityMixin, RookRightMixin,
                                                   TargetNotWrittenMixin)
 from doublecheck.oracle.geometry import Geometry
 from doublecheck.oracle.position import BLACK, WHITE
@@ -33,11 +34,8 @@ class OuterCastlingPastInnerRook(DoubleChess):
 @mutant("castling-skips-crossed-squares", "DC-castling-conditions",
         "castling checks attacks on the king's start and end squares only, not the squares it crosses",
         {"op": "moves", "fen": "8kr6/16/16/16/16/16/16/8K2R4 w L - 0 1"})
-class CastlingSkipsCrossedSquares(DoubleChess):
+class CastlingSkipsCrossedSquares(KingPathEndsOnlyMixin, DoubleChess):
     """the crossed squares are forgotten, and outer castlings cross three"""
-
-    def king_path(self, rule):
-        return [rule.king_from, rule.king_to]
 
 
 @mutant("castling-path-two-squares", "DC-outside-destinations",
@@ -230,3 +228,13 @@ class GameEndCastlingUncheckedDC(GameEndCastlingUncheckedMixin, DoubleChess):
 class WhiteTargetNotWritten(TargetNotWrittenMixin, DoubleChess):
     """the "can it be taken?" test of the writer looks at White's pawns only"""
     left_by = WHITE
+
+
+# --- the state matrix per side: the other side's part of a side-owned component ----
+
+@mutant("repetition-keeps-only-mover-rights", "G3",
+        "repetition compares only the side to move's castling rights, not the other side's",
+        {"op": "status", "fen": "1n6k2r3r/16/16/16/16/16/16/1N6K2R3R w LPlp - 0 1",
+         "moves": ["b1c3", "p8p7", "c3b1", "p7p8", "b1c3", "p8p7", "c3b1", "p7p8"]})
+class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin, DoubleChess):
+    """each rook's right read as "may the side to move still castle?", so the other side's drop out of the key"""

@@ -3,8 +3,9 @@
 from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (CountsBetweenMixin, EnPassantBlindIdentityMixin,
-                                                  GameEndWithoutEnPassantMixin, KingReturnKeepsRightsMixin,
+from doublecheck.authoring.mutants.common import (AnyFirstPartCompletesMixin, CountsBetweenMixin,
+                                                  EnPassantBlindIdentityMixin, GameEndWithoutEnPassantMixin,
+                                                  KingReturnKeepsRightsMixin, MoverRightsOnlyIdentityMixin,
                                                   TargetNotWrittenMixin)
 from doublecheck.oracle.position import BLACK, WHITE, other
 from doublecheck.oracle.variants.double_move import LETTER, Abilities, DoubleMove
@@ -136,11 +137,8 @@ class MWithAbilityAccepted(DoubleMove):
 @mutant("uncompletable-first-half", "D2",
         "a Double Move may be opened by a first half after which no second half exists",
         {"op": "moves", "fen": "7k/7p/8/7P/8/1q6/8/K7 w - - 0 1 WB"})
-class UncompletableFirstHalf(DoubleMove):
+class UncompletableFirstHalf(AnyFirstPartCompletesMixin, DoubleMove):
     """D2 overlooked"""
-
-    def completable(self, pos, move):
-        return True
 
 
 @mutant("ability-never-spent", "DM-ability",
@@ -295,3 +293,25 @@ class KingReturnKeepsRights(KingReturnKeepsRightsMixin, DoubleMove):
 class BlackTargetNotWritten(TargetNotWrittenMixin, DoubleMove):
     """the "can it be taken?" test of the writer looks at Black's pawns only"""
     left_by = BLACK
+
+
+# --- the state matrix per side: the other side's part of a side-owned component ----
+
+@mutant("repetition-keeps-only-mover-rights", "G3",
+        "repetition compares only the side to move's castling rights, not the other side's",
+        {"op": "status", "fen": "1n2k1nr/8/8/8/8/8/8/1N2K1NR w Kk - 0 1 WB",
+         "moves": ["b1c3", "h8h7", "c3b1", "h7h8", "b1c3", "h8h7", "c3b1", "h7h8"]})
+class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin, DoubleMove):
+    """the rights read as "may the side to move still castle?", so the other side's drop out of the key"""
+
+
+@mutant("repetition-keeps-only-mover-ability", "D6",
+        "repetition compares only whether the side to move still has its Double Move, not the other side's",
+        {"op": "status", "fen": "1n2k3/p7/8/8/8/8/P7/1N2K3 w - - 0 1 WB",
+         "moves": ["b1c3", "e8d8,", "d8d7", "c3b1", "d7e8", "b1c3", "e8d8", "c3b1", "d8e8"]})
+class RepetitionKeepsOnlyMoverAbility(DoubleMove):
+    """the key keeps "may I still move twice?", the question the move generator asks"""
+
+    def identity(self, pos):
+        mine = pos.state.unused.replace(LETTER[other(pos.turn)], "")
+        return super().identity(pos.replace(state=pos.state._replace(unused=mine)))

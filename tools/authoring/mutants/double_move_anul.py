@@ -3,12 +3,13 @@
 from dataclasses import replace
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GameEndWithoutEnPassantMixin,
-                                                  GenericTurns, KingReturnKeepsRightsMixin,
+from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin,
+                                                  GameEndWithoutEnPassantMixin, GenericTurns,
+                                                  KingReturnKeepsRightsMixin, MoverRightsOnlyIdentityMixin,
                                                   NoCastlingInATurnBegunInCheckMixin,
                                                   RightsBlindIdentityMixin, TargetNotWrittenMixin,
-                                                  checks_as_plain_step, checks_by_moved_piece,
-                                                  gives_check, is_double_step)
+                                                  checks_as_plain_step, checks_by_moved_piece, gives_check,
+                                                  is_double_step)
 from doublecheck.oracle.position import BLACK, WHITE
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, with_state
 
@@ -238,11 +239,8 @@ class CheckAnswerEndsTurn(DoubleMoveAnul):
         {"op": "status", "fen": "4k3/8/8/8/8/8/8/R3K3 w - - 0 1 -",
          "moves": ["a1a2", "a2a3", "e8d8", "d8e8", "a3a1", "a1a2", "e8d8", "d8e8",
                    "a2a1", "a1a2", "e8d8", "d8e8"]})
-class PositionsBetweenMovesCounted(CountsBetweenMixin, DoubleMoveAnul):
+class PositionsBetweenMovesCounted(CountsBetweenFieldSevenMixin, DoubleMoveAnul):
     """every position after every move goes into the history (same technique as in double-move)"""
-
-    def as_boundary(self, pos):
-        return with_state(pos, BOUNDARY)
 
 
 # --- the state matrix (issue 18) ---------------------------------------------------
@@ -284,3 +282,13 @@ class KingReturnKeepsRightsAnul(GenericTurns, KingReturnKeepsRightsMixin, Double
 class BlackTargetNotWrittenAnul(TargetNotWrittenMixin, DoubleMoveAnul):
     """the "can it be taken?" test of the writer looks at Black's pawns only"""
     left_by = BLACK
+
+
+# --- the state matrix per side: the other side's part of a side-owned component ----
+
+@mutant("repetition-keeps-only-mover-rights", "G3",
+        "repetition compares only the side to move's castling rights, not the other side's",
+        {"op": "status", "fen": "1n2k1nr/8/8/8/8/8/8/1N2K1NR w Kk - 0 1 -",
+         "moves": ["b1c3,c3b1", "h8h7,h7h8", "b1c3,c3b1", "b8c6,c6b8"]})
+class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin, DoubleMoveAnul):
+    """the rights read as "may the side to move still castle?", so the other side's drop out of the key"""

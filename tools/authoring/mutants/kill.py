@@ -24,6 +24,7 @@ from doublecheck.harness.runner import expected_nodes
 from doublecheck.oracle import api, variants
 from doublecheck.limits import auto_jobs
 from doublecheck.progress import Progress
+from doublecheck.oracle.errors import UNKNOWN_MUTANT
 
 from doublecheck.defaults import MUTANTS_MAX_NODES as DEFAULT_MAX_NODES  # noqa: E402 (perft cases above it are skipped)
 KILLERS_SHOWN = 3            # a mutant's run stops after this many killing cases
@@ -171,11 +172,11 @@ def mutants_command(args) -> int:
     if args.variant is not None:
         variants.get(args.variant)  # RulesError unknown-variant, naming the known ones
     if args.mutant is not None and args.mutant not in CATALOGUE:
-        raise DataError("unknown-mutant", f"unknown mutant {args.mutant!r}; "
+        raise DataError(UNKNOWN_MUTANT, f"unknown mutant {args.mutant!r}; "
                                           f"'--list' shows the {len(CATALOGUE)} known ones")
     chosen = chosen_mutants(args.variant, args.mutant)
     if not chosen:
-        raise DataError("unknown-mutant", f"no mutant of {args.variant} is named {args.mutant}")
+        raise DataError(UNKNOWN_MUTANT, f"no mutant of {args.variant} is named {args.mutant}")
     if args.list:
         if args.json:
             print(json.dumps([{"mutant": m.name, "variant": m.variant, "rule": m.rule,

@@ -6,15 +6,19 @@ form only (``@balanced``, ``@classic``).  Witnesses use positions past White's
 first turn (fullmove 2), where the two forms agree.
 """
 
+from functools import partial
+
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (CountsBetweenMixin, GameEndWithoutEnPassantMixin,
-                                                  GenericTurns, KingReturnKeepsRightsMixin,
+from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin,
+                                                  GameEndWithoutEnPassantMixin, GenericTurns,
+                                                  KingReturnKeepsRightsMixin, MoverRightsOnlyIdentityMixin,
                                                   NoCastlingInATurnBegunInCheckMixin,
-                                                  RightsBlindIdentityMixin, SideBlindIdentityMixin,
-                                                  checks_as_plain_step, checks_by_moved_piece)
+                                                  RawEnPassantIdentityMixin, RightsBlindIdentityMixin,
+                                                  SideBlindIdentityMixin, checks_as_plain_step,
+                                                  checks_by_moved_piece)
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 from doublecheck.oracle.position import WHITE, other
-from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, with_state
+from doublecheck.oracle.variants.double_move_anul import MID_TURN
 from doublecheck.oracle.variants.marseillais import Marseillais, MarseillaisClassic
 
 CAPTURE = "4k3/8/8/8/8/8/p6p/R3K3 w - - 0 2"
@@ -23,28 +27,10 @@ ALEKHINE = "4k3/8/8/8/1pPpP3/8/8/4K3 b - c3,e3 0 2"
 STUCK = "7k/7p/8/7P/8/1q6/8/K7 w - - 0 2"
 
 
-def of_form(mixin, base, suffix):
-    """The mutant class of one form: the mixin on the form's rules, with the mixin's
-    docstring (why someone writes the mistake, docs/mutants.md) as its own."""
-    return type(mixin.__name__ + suffix, (mixin, base), {"__doc__": mixin.__doc__})
-
-
-def both(slug, rule, description, witness):
-    """Register a mixin as a mutant of each form (``<form>/<slug>``)."""
-    def register(mixin):
-        for base in (Marseillais, MarseillaisClassic):
-            mutant(slug, rule, description, witness)(of_form(mixin, base, base.__name__))
-        return mixin
-    return register
-
-
-def balanced(slug, rule, description, witness):
-    return lambda mixin: mutant(slug, rule, description, witness)(of_form(mixin, Marseillais, "Balanced"))
-
-
-def classic(slug, rule, description, witness):
-    return lambda mixin: mutant(slug, rule, description, witness)(
-        of_form(mixin, MarseillaisClassic, "Classic"))
+# The mixins below are registered with ``mutant(..., on=...)`` on one form or both.
+both = partial(mutant, on=(Marseillais, MarseillaisClassic))
+balanced = partial(mutant, on=(Marseillais,))
+classic = partial(mutant, on=(MarseillaisClassic,))
 
 
 # ------------------------------------------------------------------ the turn
@@ -300,11 +286,8 @@ class PendingSquareNotWritten:
       "repetition compares every live target, also those no legal move can take",
       {"op": "status", "fen": "4k3/8/8/8/8/8/4P3/4K1N1 w - - 0 2",
        "moves": ["e2e4,g1f3", "e8d8,d8e8", "f3g1,g1f3", "e8d8,d8e8", "f3g1,g1f3"]})
-class IdentityWithDeadTargets:
+class IdentityWithDeadTargets(RawEnPassantIdentityMixin):
     """repetition keyed on the stored targets, not on the captures they allow"""
-
-    def identity(self, pos):
-        return (pos.board, pos.turn, pos.castling, pos.ep, pos.state)
 
 
 @both("positions-between-moves-counted", "G3",
@@ -312,11 +295,8 @@ class IdentityWithDeadTargets:
       {"op": "status", "fen": "4k3/8/8/8/8/8/8/R3K3 w - - 0 2",
        "moves": ["a1a2", "a2a3", "e8d8", "d8e8", "a3a1", "a1a2", "e8d8", "d8e8",
                  "a2a1", "a1a2", "e8d8", "d8e8"]})
-class PositionsBetweenMovesCounted(CountsBetweenMixin):
+class PositionsBetweenMovesCounted(CountsBetweenFieldSevenMixin):
     """every position after every move goes into the history, as in chess"""
-
-    def as_boundary(self, pos):
-        return with_state(pos, BOUNDARY)
 
 
 @both("clock-counts-turns", "G2",
@@ -391,3 +371,29 @@ class BlackTargetsNotWritten:
             pos = pos.replace(ep=pos.ep - black)
         return super().format_ep_field(pos)
 
+
+
+# --- the state matrix per side: the other side's part of a side-owned component ----
+
+@both("repetition-keeps-only-mover-rights", "G3",
+      "repetition compares only the side to move's castling rights, not the other side's",
+      {"op": "status", "fen": "1n2k1nr/8/8/8/8/8/8/1N2K1NR w Kk - 0 2 -",
+       "moves": ["b1c3,c3b1", "h8h7,h7h8", "b1c3,c3b1", "b8c6,c6b8"]})
+class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin):
+    """the rights read as "may the side to move still castle?", so the other side's drop out of
+    the key"""
+
+
+@both("other-target-looked-for-on-rank-3", "M7",
+      "between the moves the other target is looked for on rank 3 only, so with White between its moves the "
+      "target Black left (rank 6), still open to move two, is not written",
+      {"op": "play", "fen": "7k/8/8/2pPpP2/8/8/8/K7 w - c6,e6 0 2 -", "moves": ["d5c6"]})
+class OtherTargetLookedForOnRank3:
+    """the writer's rule for the other target was worked out with Black between the moves,
+    where White's targets lie on rank 3"""
+
+    def format_ep_field(self, pos):
+        if pos.state == MID_TURN:
+            keep = {self.passed_rank[pos.turn], self.passed_rank[WHITE]}
+            pos = pos.replace(ep=frozenset(t for t in pos.ep if self.geometry.rank[t] in keep))
+        return super().format_ep_field(pos)

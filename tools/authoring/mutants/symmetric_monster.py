@@ -2,7 +2,8 @@
 
 
 from doublecheck.authoring.mutants import mutant
-from doublecheck.authoring.mutants.common import (is_double_step)
+from doublecheck.authoring.mutants.common import (AnyFirstPartCompletesMixin, MoverRightsOnlyIdentityMixin,
+                                                  is_double_step)
 from doublecheck.oracle.chess import PROMOTION_LETTERS, Chess, game_over
 from doublecheck.oracle.position import BLACK, WHITE, Move, color_of, colored, other
 from doublecheck.oracle.variants.symmetric_monster import SymmetricMonster, is_double
@@ -160,11 +161,8 @@ class DoublePawnPromotesToSingle(SymmetricMonster):
 @mutant("lone-double-action", "SM-R9",
         "a first double-piece action is allowed even when no second action can follow it",
         {"op": "moves", "fen": "4/4k3/8/4*P3/8/8/8/8/1NBQK3/*K*P2 w - - 0 1 k -"})
-class LoneDoubleAction(SymmetricMonster):
+class LoneDoubleAction(AnyFirstPartCompletesMixin, SymmetricMonster):
     """rule 9 checked only by the turn structure, not by move generation"""
-
-    def completable(self, pos, move):
-        return True
 
 
 @mutant("check-enforced", "SM-R1",
@@ -367,3 +365,24 @@ class DoublePawnPromotesToWhitePiece(SymmetricMonster):
         if move.promotion and move.frm is not None and pos.board[move.frm] == "*p":
             board[move.to] = board[move.to].upper()
         return board
+
+
+# --- the state matrix per side: the other side's part of a side-owned component ----
+
+@mutant("repetition-keeps-only-mover-rights", "G3",
+        "repetition compares only the side to move's castling rights, not the other side's",
+        {"op": "status", "fen": "4/1n2k1nr/8/8/8/8/8/8/1N2K1NR/4 w Kk - 0 1 - -",
+         "moves": ["b1c3", "h8h7", "c3b1", "h7h8", "b1c3", "h8h7", "c3b1", "h7h8"]})
+class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin, SymmetricMonster):
+    """the rights read as "may the side to move still castle?", so the other side's drop out of the key"""
+
+
+@mutant("repetition-keeps-only-mover-hand", "S11",
+        "repetition compares only whether the side to move still holds its double-king, not the other side's",
+        {"op": "status", "fen": "4/7k/8/8/8/2R5/8/8/7K/4 w - - 0 1 Kk -",
+         "moves": ["c4c5", "K@d9,d9c9", "c5c9", "h8g8", "c9c4", "g8h8", "h1g1", "h8g8", "g1h1", "g8h8"]})
+class RepetitionKeepsOnlyMoverHand(SymmetricMonster):
+    """the key keeps "may I still drop?", the question the move generator asks"""
+    def identity(self, pos):
+        mine = "".join(k for k in pos.state.hand if k == colored("K", pos.turn))
+        return super().identity(pos.replace(state=pos.state._replace(hand=mine)))

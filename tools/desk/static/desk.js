@@ -16,9 +16,14 @@ const desk = {
   view: null,       // the server's answer for that moment
   selected: null,   // {from: "b3"} or {drop: "K"}
   games: [],        // the games of the last checked record
+  record: "",       // that record's text
   replay: null,     // the index of the game being stepped through, while the line is its
   attempt: false,   // the board shows an attempted move rather than the position
   busy: 0,
+  flip: false,      // the board drawn from Black's side
+  focus: null,      // the square the keyboard is on
+  keyboard: false,  // the keyboard has been used on the board (its focus square is drawn)
+  figures: {},      // each piece as a small picture (from the server's hello)
 };
 
 class DeskError extends Error {
@@ -74,12 +79,14 @@ function lineOf(state) {
 async function show(changes) {
   const next = Object.assign({}, desk, changes);
   try {
-    const view = await call("position", Object.assign(lineOf(next), {at: next.at}));
+    const view = await call("position", Object.assign(lineOf(next), {at: next.at, flip: next.flip}));
+    const before = desk.view;
     Object.assign(desk, changes);
     desk.view = view;
     desk.selected = null;
     clearMessage();
     render();
+    announce(happening(before, view));
     return true;
   } catch (e) {
     showError(e);
@@ -105,6 +112,15 @@ function drawBoard(svg) {
   const scale = Math.max(1, Math.min(1.3, 820 / width));
   picture.setAttribute("width", Math.round(width * scale));
   picture.setAttribute("height", Math.round(height * scale));
+  // Inside the page the board is a set of named squares, not one picture.
+  picture.setAttribute("role", "group");
+  picture.setAttribute("aria-label", desk.flip ? "the board, Black at the bottom" : "the board, White at the bottom");
+  for (const rect of picture.querySelectorAll("rect.square")) {
+    rect.id = `square-${rect.dataset.square}`;
+    rect.setAttribute("role", "button");
+  }
+  for (const piece of picture.querySelectorAll("g.piece")) piece.setAttribute("role", "img");
+  drawFocus();
 }
 
 function render() {
@@ -114,6 +130,7 @@ function render() {
   $("fen").value = view.fen;
   $("variant").value = view.variant;
   renderStatus(view);
+  renderPanel(view);
   renderTurn(view);
   renderList($("state"), view.state.concat(view.notes));
   renderLine(view);
@@ -160,6 +177,67 @@ function renderTurn(view) {
   }
 }
 
+// The turn panel: one slot per action of the turn the side to move is playing, as the
+// server names them (the rules' turn_actions), the next one being the one the rules allow
+// now; under it the turn that has just ended, with the reason for any slot left empty.
+function renderPanel(view) {
+  const panel = view.turn;
+  const over = view.status.over && !view.mid_turn;
+  $("turn-title").textContent = over ? `The game is over (${view.status.result})`
+    : `${capital(panel.side)}'s turn ${panel.number}${panel.side === "white" ? "." : "..."}`;
+  $("slots").hidden = over;
+  const unplayed = {played: "before this position", next: "to play now", waiting: "not yet"};
+  fillSlots($("slots"), panel.slots.map((slot) => Object.assign({}, slot,
+    {shown: slot.san || unplayed[slot.state], unknown: !slot.san})));
+  const last = lastTurn(view);
+  $("last-turn").hidden = !last;
+  if (!last) return;
+  $("last-title").textContent = `Last turn: ${capital(last.side)} ${last.number}${last.side === "white" ? "." : "..."}`;
+  // A turn that began before a FEN set between its actions lacks its earlier ones.
+  const earlier = last.end ? 0 : view.turn_actions.length - last.actions.length;
+  fillSlots($("last-slots"), view.turn_actions.map((name, i) => {
+    if (i < earlier) return {name, state: "played", shown: "before this position", unknown: true};
+    if (i < earlier + last.actions.length) return {name, state: "played", shown: last.actions[i - earlier]};
+    return {name, state: "empty", shown: "left empty", why: reasonText(last.end), rule: last.end.rule};
+  }));
+}
+
+function fillSlots(list, slots) {
+  list.textContent = "";
+  for (const slot of slots) {
+    const item = document.createElement("li");
+    item.dataset.state = slot.state;
+    if (slot.rule) item.dataset.rule = slot.rule;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = slot.name;
+    const shown = document.createElement("span");
+    shown.className = slot.state === "played" && !slot.unknown ? "san" : "open";
+    shown.textContent = slot.shown;
+    item.append(name, shown);
+    if (slot.why) {
+      const why = document.createElement("span");
+      why.className = "why";
+      why.textContent = slot.why;
+      item.appendChild(why);
+    }
+    list.appendChild(item);
+  }
+}
+
+// The turn that ended where the board stands (null in the middle of a turn or at the start).
+function lastTurn(view) {
+  return view.line.find((t) => t.complete && t.upto === view.at) || null;
+}
+
+function slotLeft(view, turn) {
+  return view.turn_actions.slice(turn.actions.length).join(", ");
+}
+
+function reasonText(end) {
+  return `${end.words} (${end.rule}: ${end.title})`;
+}
+
 function renderList(list, lines) {
   list.textContent = "";
   for (const text of lines) {
@@ -186,6 +264,13 @@ function renderLine(view) {
     button.title = turn.moves.join(",");
     button.addEventListener("click", () => show({at: turn.upto}));
     item.appendChild(button);
+    if (turn.end) {
+      const reason = document.createElement("span");
+      reason.className = "reason";
+      reason.dataset.rule = turn.end.rule;
+      reason.textContent = `${slotLeft(view, turn)} empty: ${reasonText(turn.end)}`;
+      item.appendChild(reason);
+    }
     list.appendChild(item);
   }
 }
@@ -204,13 +289,36 @@ function renderChoices(view) {
       const button = document.createElement("button");
       button.type = "button";
       button.dataset.drop = letter;
-      button.textContent = `${letter}@ (drop)`;
+      const piece = view.to_move === "white" ? `*${letter}` : `*${letter.toLowerCase()}`;
+      button.append(figure(piece), `${letter}@ (drop)`);
+      button.setAttribute("aria-label", `drop the ${view.to_move} double-${NAMES[letter.toLowerCase()]} from hand (${letter}@)`);
       button.title = "click, then an empty square to drop it on";
       button.addEventListener("click", () => select({drop: letter}));
       hand.appendChild(button);
     }
   }
   $("promotion").hidden = true;
+  renderLegend(drops.length > 0);
+}
+
+// Doubled figures get a legend wherever the board shows one or a drop is offered.
+function renderLegend(dropping) {
+  const legend = $("legend");
+  const doubled = $("board").querySelector('g.piece[data-piece^="*"]');
+  legend.hidden = !(doubled || dropping);
+  if (legend.hidden) return;
+  legend.textContent = "";
+  legend.append(figure("*P"), figure("*k"),
+    "A doubled figure is a double-piece; the doubled king is the double-king.");
+}
+
+// A piece as a small picture, from the figures the server drew with the board's drawings.
+function figure(piece) {
+  const holder = document.createElement("span");
+  holder.className = "figure-holder";
+  holder.setAttribute("aria-hidden", "true");
+  holder.innerHTML = desk.figures[piece] || "";
+  return holder;
 }
 
 function renderSteps(view) {
@@ -340,7 +448,8 @@ function askPromotion(moves) {
     const button = document.createElement("button");
     button.type = "button";
     button.dataset.promotion = m.promotion;
-    button.textContent = PIECES[m.promotion] || m.promotion;
+    const letter = desk.view.to_move === "white" ? m.promotion.toUpperCase() : m.promotion;
+    button.append(figure(letter), PIECES[m.promotion] || m.promotion);
     button.title = m.move;
     button.addEventListener("click", () => play(m.move));
     box.appendChild(button);
@@ -353,6 +462,152 @@ function askPromotion(moves) {
   box.hidden = false;
 }
 
+// ---------------------------------------------------------------- keyboard
+
+// The focus square is drawn as a frame; the arrow keys move it over the squares as they
+// are drawn (so a flipped board and the missing corners of a board need nothing special).
+function drawFocus() {
+  const old = $("board").querySelector(".focus-mark");
+  if (old) old.remove();
+  const rect = desk.focus && squareRect(desk.focus);
+  if (!rect || !desk.keyboard) return;
+  const shape = document.createElementNS(SVG_NS, "rect");
+  const size = +rect.getAttribute("width");
+  shape.setAttribute("x", +rect.getAttribute("x") + 2);
+  shape.setAttribute("y", +rect.getAttribute("y") + 2);
+  shape.setAttribute("width", size - 4);
+  shape.setAttribute("height", size - 4);
+  shape.setAttribute("fill", "none");
+  shape.setAttribute("stroke", "#1f6fd1");
+  shape.setAttribute("stroke-width", 4);
+  shape.setAttribute("class", "focus-mark");
+  rect.ownerSVGElement.appendChild(shape);
+  $("board").setAttribute("aria-activedescendant", rect.id);
+}
+
+const ARROWS = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]};
+
+function neighbour(square, [dx, dy]) {
+  const rects = [...$("board").querySelectorAll("rect.square")];
+  const from = squareRect(square);
+  const size = +from.getAttribute("width");
+  const x = +from.getAttribute("x"), y = +from.getAttribute("y");
+  const ahead = rects.filter((r) => {
+    const rx = +r.getAttribute("x"), ry = +r.getAttribute("y");
+    return dx ? ry === y && Math.sign(rx - x) === dx : rx === x && Math.sign(ry - y) === dy;
+  });
+  ahead.sort((a, b) => Math.abs(+a.getAttribute("x") - x) + Math.abs(+a.getAttribute("y") - y) -
+    Math.abs(+b.getAttribute("x") - x) - Math.abs(+b.getAttribute("y") - y));
+  return ahead.length ? ahead[0].dataset.square : square;
+}
+
+function firstFocus() {
+  const mine = [...$("board").querySelectorAll("g.piece")].find((g) => isMine(g.dataset.piece));
+  return mine ? mine.dataset.square : $("board").querySelector("rect.square").dataset.square;
+}
+
+function onBoardKey(event) {
+  if (!desk.view || desk.busy > 0) return;
+  if (ARROWS[event.key] || ["Enter", " ", "Escape"].includes(event.key)) desk.keyboard = true;
+  if (ARROWS[event.key]) {
+    event.preventDefault();
+    desk.focus = desk.focus && squareRect(desk.focus) ? neighbour(desk.focus, ARROWS[event.key]) : firstFocus();
+    drawFocus();
+    announce(squareRect(desk.focus).getAttribute("aria-label"));
+  } else if (event.key === "Enter" || event.key === " ") {
+    event.preventDefault();
+    if (!desk.focus || !squareRect(desk.focus)) desk.focus = firstFocus();
+    onSquare(desk.focus);
+    if (desk.selected && desk.selected.from === desk.focus) {
+      const targets = movesOf(desk.selected).length;
+      announce(`${squareRect(desk.focus).getAttribute("aria-label")} picked up: ${targets} legal ` +
+        `${targets === 1 ? "move" : "moves"}; move to a square and press Enter.`);
+    }
+  } else if (event.key === "Escape") {
+    select(null);
+    announce("Nothing picked up.");
+  }
+}
+
+// --------------------------------------------------------------- typing
+
+// A move or a whole turn typed in the game's notation: played when the rules allow it
+// (the server reads it; the line keeps coordinates), explained when they do not.
+async function playTyped(event) {
+  event.preventDefault();
+  const text = $("move-text").value.trim();
+  if (!text) {
+    showInfo("Type a move (e4, Nf3, e2e4) or a whole turn (Qg8+,Qh7#) first.");
+    return;
+  }
+  const line = desk.line.slice(0, desk.at).concat([text]);
+  try {
+    const view = await call("position", {variant: desk.variant, fen: desk.fen || undefined,
+      moves: line, flip: desk.flip});
+    desk.replay = null;
+    $("move-text").value = "";
+    await show({line: view.coordinates, at: view.coordinates.length});
+  } catch (e) {
+    if (e.code !== "illegal-move" && e.code !== "invalid-move-text") {
+      showError(e);
+      return;
+    }
+    const whole = text.replace(/,$/, "").includes(",");
+    await explain(whole ? {turn: text} : {move: text}, `${capital(desk.view.to_move)} types ${text}`);
+  }
+}
+
+// ---------------------------------------------------------------- flipping
+
+async function flip() {
+  const flipped = !desk.flip;
+  $("flip").setAttribute("aria-pressed", String(flipped));
+  $("orientation").textContent = flipped ? "Black at the bottom" : "White at the bottom";
+  const game = currentGame();
+  if (game && game.illegal) {
+    // the record's refused turn is drawn by the server: ask for it the other way round
+    try {
+      desk.games = (await call("replay", {pgn: desk.record, flip: flipped})).games;
+    } catch (e) {
+      showError(e);
+    }
+  }
+  await show({flip: flipped});
+  announce(flipped ? "The board is flipped: Black at the bottom." : "White at the bottom.");
+}
+
+// ------------------------------------------------------------- announcing
+
+function announce(text) {
+  if (!text) return;
+  const box = $("announce");
+  box.textContent = "";
+  // A fresh text node each time, so that the same words are announced again.
+  window.setTimeout(() => { box.textContent = text; }, 30);
+}
+
+// What changed, in words: the moves just played or stepped over (with the turn's next
+// slot, or why it ended), then the status of the position shown.
+function happening(before, view) {
+  const parts = [];
+  const gone = before ? view.at - before.at : 0;
+  if (before && before.variant === view.variant && gone > 0 && gone <= 4) {
+    for (let i = before.at; i < view.at; i++) {
+      const turn = view.line.find((t) => t.from <= i && i < t.upto);
+      parts.push(`${capital(turn.side)} played ${turn.actions[i - turn.from]}.`);
+    }
+    const turn = view.line.find((t) => t.from < view.at && view.at <= t.upto);
+    if (view.mid_turn) {
+      const next = view.turn.slots.find((s) => s.state === "next");
+      parts.push(`The turn goes on: ${next ? next.name : "the next move"}.`);
+    } else if (turn && turn.end) {
+      parts.push(`The turn ended: ${reasonText(turn.end)}.`);
+    }
+  }
+  parts.push(view.status_text);
+  return parts.join(" ");
+}
+
 // ------------------------------------------------------------- explaining
 
 const NAMES = {k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn"};
@@ -363,13 +618,14 @@ function pieceWord(piece) {
 }
 
 async function explain(question, label) {
-  const body = Object.assign(lineOf(desk), question);
+  const body = Object.assign(lineOf(desk), question, {flip: desk.flip});
   body.moves = desk.line.slice(0, desk.at);
   try {
     const result = await call("explain", body);
     clearMessage();
     select(null);
     showExplanation(result, label ? `${label} (${result.input}): ${result.legal ? "legal" : "not allowed"}` : null);
+    announce(result.legal ? `${result.input} is legal here.` : `${result.input} is not allowed: ${result.reason}`);
   } catch (e) {
     showError(e);
   }
@@ -485,7 +741,8 @@ function currentGame() {
 async function loadPgn() {
   const text = $("pgn-input").value;
   try {
-    const answer = await call("replay", {pgn: text});
+    const answer = await call("replay", {pgn: text, flip: desk.flip});
+    desk.record = text;
     const report = $("replay-report");
     report.textContent = answer.report;
     report.classList.toggle("bad", !answer.record_ok);
@@ -542,6 +799,7 @@ function undo() {
 async function start() {
   try {
     const hello = await call("hello");
+    desk.figures = hello.desk.figures || {};
     const choose = $("variant");
     for (const id of hello.variants) {
       const option = document.createElement("option");
@@ -575,6 +833,17 @@ async function start() {
     if (square && desk.view && desk.busy === 0) onSquare(square.dataset.square);
   });
   $("double").addEventListener("change", () => select(desk.selected));
+  $("board").addEventListener("keydown", onBoardKey);
+  $("board").addEventListener("focus", () => {
+    if (!desk.focus || !squareRect(desk.focus)) desk.focus = firstFocus();
+    drawFocus();
+  });
+  $("board").addEventListener("mousedown", () => {
+    desk.keyboard = false;
+    drawFocus();
+  });
+  $("move-form").addEventListener("submit", playTyped);
+  $("flip").addEventListener("click", flip);
   $("undo").addEventListener("click", undo);
   for (const where of ["first", "back", "forward", "last"]) {
     $(where).addEventListener("click", () => step(where));

@@ -1,0 +1,2 @@
+"""The docs pages as package data: ``importlib.resources.files("doublecheck.docs")``
+(``doublecheck docs TOPIC`` prints one)."""

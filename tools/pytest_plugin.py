@@ -1,0 +1,173 @@
+"""The suite as pytest items, for Python engine authors: ``pytest --doublecheck-adapter mod:Class``.
+
+Installed with doublecheck (the ``pytest11`` entry point), this plugin does
+nothing until ``--doublecheck-adapter`` (or the ``doublecheck_adapter`` ini
+setting) names an adapter class. Then every selected case becomes one pytest
+item whose node id is the case id, so pytest's own tools apply as usual:
+``-k castling``, ``-x``, ``--lf``, ``--junitxml``, and pytest-xdist's ``-n``
+(each worker makes its own adapter). A failing case shows the same text as
+``doublecheck run``: what was asked, and the diff.
+
+Nothing heavy is imported until the plugin is switched on, so that installing
+doublecheck costs other test runs nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+def _seconds(text: str) -> float:
+    """A time limit, checked as ``doublecheck run --timeout`` checks it."""
+    from doublecheck.cli import seconds
+    return seconds(text)
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("doublecheck", "doublecheck conformance cases (doublecheck docs pytest)")
+    group.addoption("--doublecheck-adapter", metavar="MODULE:CLASS",
+                    help="run the doublecheck cases against this adapter class (turns the plugin on)")
+    group.addoption("--doublecheck-variant", metavar="VARIANT",
+                    help="only the cases of this variant")
+    group.addoption("--doublecheck-rule", metavar="RULE",
+                    help="only the cases citing this rule id")
+    group.addoption("--doublecheck-cases-dir", metavar="DIR",
+                    help="a case tree of your own instead of the packaged one")
+    group.addoption("--doublecheck-max-nodes", metavar="N", type=int,
+                    help="skip perft cases expecting more than N nodes")
+    group.addoption("--doublecheck-quick", action="store_true",
+                    help="the same as doublecheck run --quick: skip the largest perft cases")
+    group.addoption("--doublecheck-timeout", metavar="SECONDS", type=_seconds,
+                    help="base time limit per request, as doublecheck run --timeout (0: none)")
+    parser.addini("doublecheck_adapter", "MODULE:CLASS of the adapter to check (as --doublecheck-adapter)")
+
+
+def _settings(config) -> dict | None:
+    """What the command line and ini asked for; None when the plugin is off."""
+    adapter = config.getoption("doublecheck_adapter") or config.getini("doublecheck_adapter")
+    if not adapter:
+        return None
+    from doublecheck.harness.runner import QUICK_MAX_NODES, TIMEOUT
+    max_nodes = config.getoption("doublecheck_max_nodes")
+    if config.getoption("doublecheck_quick") and max_nodes is None:
+        max_nodes = QUICK_MAX_NODES
+    timeout = config.getoption("doublecheck_timeout")
+    return {"adapter": adapter, "variant": config.getoption("doublecheck_variant"),
+            "rule": config.getoption("doublecheck_rule"),
+            "cases_dir": config.getoption("doublecheck_cases_dir"), "max_nodes": max_nodes,
+            "timeout": TIMEOUT if timeout is None else (timeout or None)}
+
+
+class Checker:
+    """One adapter engine per process, made on first use, with its hello claims."""
+
+    def __init__(self, settings: dict):
+        self.settings = settings
+        self.engine = None
+        self.claims = None
+
+    def start(self):
+        from doublecheck.harness.engines import engine_spec
+        if self.engine is None:
+            engine = engine_spec(adapter=self.settings["adapter"], timeout=None).make()
+            self.claims = engine.hello()
+            self.engine = engine
+        return self.engine, self.claims
+
+    def check(self, case):
+        from doublecheck.harness.runner import run_case
+        engine, claims = self.start()
+        return run_case(case, engine, claims, self.settings["max_nodes"],
+                        timeout=self.settings["timeout"])
+
+    def close(self):
+        if self.engine is not None:
+            self.engine.close()
+
+
+CHECKER = pytest.StashKey[Checker]()
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "doublecheck: a doublecheck conformance case")
+    settings = _settings(config)
+    if settings is not None:
+        config.stash[CHECKER] = Checker(settings)
+
+
+def pytest_unconfigure(config):
+    checker = config.stash.get(CHECKER, None)
+    if checker is not None:
+        checker.close()
+
+
+def _selected_cases(settings: dict) -> list:
+    """The cases a ``doublecheck run`` with the same selection would run, in the same order."""
+    from doublecheck.casefiles import CASES_DIR, DataError, check_cases_dir, load_cases, select_tier
+    from doublecheck.harness.runner import select_cases
+    try:
+        cases_dir = check_cases_dir(settings["cases_dir"] or CASES_DIR)
+        cases, problems = load_cases(cases_dir, warn=lambda message: None, deep=True)
+    except DataError as e:
+        raise pytest.UsageError(f"doublecheck: {e}") from None
+    if problems:
+        shown = "\n  ".join(problems[:20])
+        raise pytest.UsageError(f"doublecheck: the case tree {cases_dir} has problems:\n  {shown}")
+    found = select_cases(cases, settings["variant"], settings["rule"])
+    return select_tier(found, False, settings["max_nodes"])
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session, config, items):
+    """Add one item per selected case (before -k, --lf and the rest filter the items)."""
+    checker = config.stash.get(CHECKER, None)
+    if checker is None:
+        return
+    from doublecheck.harness.engines import HelloError
+    try:
+        checker.start()
+    except HelloError as e:
+        raise pytest.UsageError(f"doublecheck: {e}") from None
+    items.extend(CaseItem.from_parent(session, name=case.id, nodeid=case.id, case=case)
+                 for case in _selected_cases(checker.settings))
+
+
+class CaseFailed(Exception):
+    """A case that failed or errored; ``result`` is the runner's Result."""
+
+    def __init__(self, result):
+        super().__init__(result.outcome)
+        self.result = result
+
+
+class CaseItem(pytest.Item):
+    """One conformance case, run through ``doublecheck.harness.runner.run_case``."""
+
+    def __init__(self, *, case, **kwargs):
+        super().__init__(**kwargs)
+        self.case = case
+        self.add_marker(pytest.mark.doublecheck)
+        self.extra_keyword_matches.update({case.variant, case.topic, *case.rules})
+
+    def runtest(self):
+        result = self.config.stash[CHECKER].check(self.case)
+        if result.outcome == "skipped":
+            pytest.skip(result.lines[0] if result.lines else "skipped")
+        if result.outcome != "passed":
+            raise CaseFailed(result)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CaseFailed):
+            from doublecheck.harness.report import describe, headline
+            result = excinfo.value.result
+            return f"{headline(result)}\n{describe(result)}"
+        return super().repr_failure(excinfo, style)
+
+    def reportinfo(self):
+        return self.case.path, None, self.case.id
+
+
+def pytest_report_header(config):
+    checker = config.stash.get(CHECKER, None)
+    if checker is not None:
+        return f"doublecheck: cases against adapter {checker.settings['adapter']}"
+    return None
