@@ -16,7 +16,7 @@ FEN and status at the end of each game.
 import random
 
 from doublecheck.oracle import api, variants
-from doublecheck.authoring.deep import DeepPerft, SECOND_WALK
+from doublecheck.authoring.deep import DeepPerft
 from doublecheck.authoring.generators import Kit, perft_request
 
 VARIANT = "double-chess"
@@ -47,7 +47,6 @@ PERFT_RULES = ["G7", "C3", "DC-fide-otherwise"]
 # The deep tier (doublecheck generate --deep): one ply deeper than the default files.
 DEEP_PERFT = [
     DeepPerft("start", 4, rules=tuple(PERFT_RULES)),
-    DeepPerft("start", 5, rules=tuple(PERFT_RULES), check=True, note=SECOND_WALK),
     DeepPerft("start", 4, turns=True, rules=("G1", "G7"), divide=False,
               note="a turn is one move here, so this equals perft 4"),
 ] + [DeepPerft(name, 4 if name == "castling-squares-attacked" else 3, fen=fen, rules=tuple(PERFT_RULES))

@@ -21,7 +21,7 @@ an independent model built on python-chess.
 import random
 
 from doublecheck.oracle import api, variants
-from doublecheck.authoring.deep import DeepPerft, SECOND_WALK
+from doublecheck.authoring.deep import DeepPerft
 from doublecheck.authoring.generators import Kit, perft_request
 
 VARIANT = "double-move"
@@ -54,10 +54,6 @@ DEEP_PERFT = [
     DeepPerft("seed-mate", 3, fen=SEED_MATE, rules=tuple(PERFT_RULES), note=ADAPTER),
     DeepPerft("seed-mate", 2, turns=True, fen=SEED_MATE, divide=False, rules=tuple(PERFT_RULES), note=ADAPTER),
     DeepPerft("seed-en-passant", 7, fen=SEED_EP, rules=tuple(PERFT_RULES) + ("D4",), note=ADAPTER),
-    DeepPerft("seed-en-passant", 9, fen=SEED_EP, rules=tuple(PERFT_RULES) + ("D4",), check=True,
-              note=SECOND_WALK),
-    DeepPerft("seed-en-passant", 7, turns=True, fen=SEED_EP, rules=tuple(PERFT_RULES) + ("D4",), check=True,
-              note=SECOND_WALK),
     DeepPerft("seed-en-passant", 5, turns=True, fen=SEED_EP, rules=tuple(PERFT_RULES) + ("D4",), note=ADAPTER),
 ]
 TURN_RULES = ["G7", "G8", "D2", "D3", "D4"]

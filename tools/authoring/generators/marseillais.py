@@ -25,7 +25,7 @@ tests/test_adapter_vs_oracle.py (all of them; the largest with ``-m deep``).
 
 import random
 
-from doublecheck.authoring.deep import DeepPerft, SECOND_WALK
+from doublecheck.authoring.deep import DeepPerft
 from doublecheck.authoring.generators import Kit
 from doublecheck.oracle import variants
 
@@ -161,20 +161,12 @@ def deep_perft(variant: str) -> list:
     """The deep tier: perft 5 from the start and perft 6 with two live targets (the
     Alekhine rule, M4) in both forms; turn-perft 3 from the start in the balanced form
     (4.9 million turn sequences; the classic form's is 131 million, so it counts
-    turn-perft 3 from the two-target position instead); and counts of over 100
-    million nodes: perft 6 from the start, and in turns turn-perft 3 from the start
-    (classic) or turn-perft 5 from the two-target position (balanced)."""
+    turn-perft 3 from the two-target position instead)."""
     turn_perft = (DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), note=ADAPTER)
                   if variant == "marseillais" else
                   DeepPerft("alekhine", 3, turns=True, fen=ALEKHINE, rules=tuple(TURN_RULES), note=ADAPTER))
-    if variant == "marseillais-classic":
-        big = [DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), check=True, note=SECOND_WALK)]
-    else:   # the balanced form's start turn-perft 4 is billions; the two-target ending has hundreds of millions
-        big = [DeepPerft("alekhine", 5, turns=True, fen=ALEKHINE, rules=tuple(TURN_RULES), check=True,
-                         note=SECOND_WALK)]
-    big.append(DeepPerft("start", 6, rules=tuple(PERFT_RULES), check=True, note=SECOND_WALK))
     return [DeepPerft("start", 5, rules=tuple(PERFT_RULES), note=ADAPTER), turn_perft,
-            DeepPerft("alekhine", 6, fen=ALEKHINE, rules=tuple(PERFT_RULES), note=ADAPTER)] + big
+            DeepPerft("alekhine", 6, fen=ALEKHINE, rules=tuple(PERFT_RULES), note=ADAPTER)]
 
 
 DEEP_PERFT = deep_perft(VARIANT)

@@ -16,7 +16,7 @@ status at the end of each game; every value is the oracle's.
 import random
 
 from doublecheck.oracle import variants
-from doublecheck.authoring.deep import DeepPerft, SECOND_WALK
+from doublecheck.authoring.deep import DeepPerft
 from doublecheck.authoring.generators import Kit, perft_request
 
 VARIANT = "symmetric-monster"
@@ -59,8 +59,6 @@ POSITIONS = [
 DEEP_PERFT = [
     DeepPerft("start", 5, rules=tuple(PERFT_RULES) + ("SM-setup",)),
     DeepPerft("start", 5, turns=True, rules=tuple(PERFT_RULES) + ("SM-setup",)),
-    DeepPerft("start", 6, rules=tuple(PERFT_RULES) + ("SM-setup",), check=True, note=SECOND_WALK),
-    DeepPerft("start", 6, turns=True, rules=tuple(PERFT_RULES) + ("SM-setup",), check=True, note=SECOND_WALK),
     DeepPerft("opening", 4, moves=tuple(OPENING), rules=tuple(PERFT_RULES)),
     DeepPerft("opening", 3, turns=True, moves=tuple(OPENING), rules=tuple(PERFT_RULES)),
     DeepPerft("castled", 4, moves=tuple(CASTLED), rules=tuple(PERFT_RULES)),
