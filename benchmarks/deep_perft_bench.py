@@ -27,7 +27,12 @@ Part 4, the deep tier's counts as recorded when they were generated: nodes, how
 they were counted, the seconds it took, and the second walk that checked them.
 
 Every row prints the machine load (``os.getloadavg``) when it started: on a
-shared machine the numbers move with it.  Nothing here asserts on time.
+shared machine the numbers move with it.  Part 2 also prints the CPU seconds of
+all the processes of each count: on a busy Linux machine with autogroup
+scheduling (``/proc/sys/kernel/sched_autogroup_enabled``) the processes of one
+session share that session's slice, so ``--jobs 2`` shows its wall-time gain only
+on free cores, while the CPU line shows how much work the split adds.  Nothing
+here asserts on time.
 """
 
 import argparse
