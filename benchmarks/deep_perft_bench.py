@@ -16,17 +16,28 @@ takes roughly 10-130 s on a quiet machine of the development kind (start
 position: perft 6, the depth of the issue's goal).
 
 Part 2, each variant's start position at its deep-tier depth: the plain walk and
-the cached one, each in one process and with ``--jobs 2``.
+the cached one, each in one process and with ``--jobs 2`` (the split that keeps
+transpositions in one process: ``doublecheck.perft.split``); with ``--dask`` also
+the cached count on a local Dask cluster of two one-thread workers.
 
 Part 3, the peak memory (RSS) of ``doublecheck perft`` with the default
 ``--hash`` on the largest chess count.
 
+Part 4, the deep tier's counts as recorded when they were generated: nodes, how
+they were counted, the seconds it took, and the second walk that checked them.
+
 Every row prints the machine load (``os.getloadavg``) when it started: on a
-shared machine the numbers move with it.  Nothing here asserts on time.
+shared machine the numbers move with it.  Part 2 also prints the CPU seconds of
+all the processes of each count: on a busy Linux machine with autogroup
+scheduling (``/proc/sys/kernel/sched_autogroup_enabled``) the processes of one
+session share that session's slice, so ``--jobs 2`` shows its wall-time gain only
+on free cores, while the CPU line shows how much work the split adds.  Nothing
+here asserts on time.
 """
 
 import argparse
 import os
+import resource
 import re
 import subprocess
 import sys
@@ -69,6 +80,12 @@ def timed(fn):
     started = time.perf_counter()
     result = fn()
     return result, time.perf_counter() - started
+
+
+def cpu_used() -> float:
+    """CPU seconds of this process and of its finished children (a local pool's processes)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 # --------------------------------------------------------------- the oracle
@@ -130,9 +147,10 @@ def chess_table(args):
 def variants_table(args):
     print("\nPart 2: variant start positions at the deep tier, seconds: the plain walk and the cached one, "
           "each in one process and with --jobs 2 ('jobs x' = one process / --jobs 2; 'cache x' = plain / "
-          "cached, one process each)")
+          "cached, one process each); the line below each row: the CPU seconds of all its processes")
     print(f"{'variant':<18} {'count':<9} {'nodes':>10} {'plain':>7} {'jobs 2':>7} {'jobs x':>6} "
-          f"{'cached':>7} {'cache x':>7} {'jobs 2':>7} {'jobs x':>6}  load")
+          f"{'cached':>7} {'cache x':>7} {'jobs 2':>7} {'jobs x':>6} {'dask 2':>7} {'dask x':>6}  load")
+    cluster = dask_cluster() if args.dask else None
     for name, depth, turns in VARIANT_STARTS:
         if args.variants and name not in args.variants:
             continue
@@ -140,12 +158,17 @@ def variants_table(args):
         rules = variants.get(name)
         pos = rules.start
         started_load = load()
-        runs = {}
+        runs, cpu = {}, {}
         for label, hash_mb, jobs in (("plain", 0, 1), ("plain 2", 0, 2), ("cached", DEFAULT_HASH_MB, 1),
                                      ("cached 2", DEFAULT_HASH_MB, 2)):
             if args.skip_plain and not hash_mb:
                 continue
+            before = cpu_used()
             runs[label] = timed(lambda: count(rules, pos, depth, turns, hash_mb=hash_mb, jobs=jobs)["nodes"])
+            cpu[label] = cpu_used() - before
+        if cluster is not None:
+            runs["dask 2"] = timed(lambda: count(rules, pos, depth, turns, hash_mb=DEFAULT_HASH_MB,
+                                                 scheduler=cluster.scheduler_address)["nodes"])
         counts = {n for n, _ in runs.values()}
         flag = "" if len(counts) == 1 else f"  COUNT MISMATCH {sorted(counts)}"
         t = {label: seconds for label, (_, seconds) in runs.items()}
@@ -159,7 +182,35 @@ def variants_table(args):
         print(f"{name:<18} {('turns ' if turns else 'perft ') + str(depth):<9} {counts.pop():>10} "
               f"{col('plain')} {col('plain 2')} {ratio('plain', 'plain 2', 6)} {col('cached')} "
               f"{ratio('plain', 'cached', 7)} {col('cached 2')} {ratio('cached', 'cached 2', 6)}"
-              f"  {started_load}{flag}", flush=True)
+              f" {col('dask 2')} {ratio('cached', 'dask 2', 6)}  {started_load}{flag}", flush=True)
+        print(f"{'':<18} {'CPU s':<9} {'':>10} " + " ".join(
+            f"{cpu[label]:>7.1f}" if label in cpu else f"{'-':>7}" for label in ("plain", "plain 2"))
+            + f" {'':>6} {cpu.get('cached', 0):>7.1f} {'':>7} {cpu.get('cached 2', 0):>7.1f}"
+            + "  (all processes; wall time over CPU time shows how much of the machine the run had)",
+            flush=True)
+    if cluster is not None:
+        cluster.close()
+
+
+def dask_cluster():
+    """A local Dask cluster of two one-thread worker processes (the cluster extra)."""
+    from distributed import LocalCluster
+    return LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None, worker_dashboard_address=None)
+
+
+def deep_tier():
+    import json
+    from doublecheck.packaged import CASES_DIR
+    print("\nPart 4: the deep tier as recorded by `doublecheck generate --deep` (every count that "
+          "records how it was made)")
+    for path in sorted(CASES_DIR.glob("*/generated-deep-perft.json")):
+        for case in json.loads(path.read_text())["cases"]:
+            made = case.get("computed")
+            if made:
+                nodes = case["expect"].get("nodes", 0)
+                print(f"  {case['id']:<58} {nodes:>15,} {made['seconds']:>8.1f} s  {made['how']}")
+                print(f"  {'':<58} {'':>15} check: {made.get('check', 'none recorded yet')}")
 
 
 def memory(args):
@@ -190,15 +241,20 @@ def main(argv=None):
     part.add_argument("--chess-only", action="store_true")
     part.add_argument("--variants-only", action="store_true")
     part.add_argument("--memory-only", action="store_true")
+    part.add_argument("--deep-tier-only", action="store_true")
+    ap.add_argument("--dask", action="store_true", help="part 2: also on a local Dask cluster (2 workers)")
     args = ap.parse_args(argv)
     print(f"cpus {os.cpu_count()}, {load()} at the start; the machine may be shared, so read ratios, "
           "not absolute times\n")
-    if not (args.variants_only or args.memory_only):
+    only = args.variants_only or args.memory_only or args.chess_only or args.deep_tier_only
+    if args.chess_only or not only:
         chess_table(args)
-    if not (args.chess_only or args.memory_only):
+    if args.variants_only or not only:
         variants_table(args)
-    if not (args.chess_only or args.variants_only):
+    if args.memory_only or not only:
         memory(args)
+    if args.deep_tier_only or not only:
+        deep_tier()
 
 
 if __name__ == "__main__":

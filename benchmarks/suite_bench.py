@@ -1,4 +1,4 @@
-"""Time the whole suite as users run it: defaults, --jobs 2, and --max-nodes 200000, side by side.
+"""Time the whole suite as users run it: defaults (--jobs auto), --jobs 1, and --max-nodes 200000, side by side.
 
     python3 benchmarks/suite_bench.py               # the three runs once each
     python3 benchmarks/suite_bench.py --runs 2      # each twice, interleaved; the best is kept
@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RUN = [sys.executable, "-m", "doublecheck", "run", "--quiet"]
 SERVE = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "doublecheck", "serve"])
-CONFIGS = [("defaults", []), ("--jobs 2", ["--jobs", "2"]),
+CONFIGS = [("defaults (--jobs auto)", []), ("--jobs 1", ["--jobs", "1"]),
            ("--max-nodes 200000", ["--max-nodes", "200000"])]
 TOP = 10  # cases listed as dominating
 
@@ -77,20 +77,20 @@ def main():
         for n in range(args.runs):
             for label, argv in configs:  # interleaved, so a change in load hits every one alike
                 got = timed(argv, Path(tmp) / f"report-{n}-{len(best)}.json")
-                print(f"  run {n + 1}: {label:<20} {got['wall']:7.1f} s wall, {got['cpu']:7.1f} s CPU, "
+                print(f"  run {n + 1}: {label:<24} {got['wall']:7.1f} s wall, {got['cpu']:7.1f} s CPU, "
                       f"load {got['load'][0]:.1f} -> {got['load'][1]:.1f}: {got['verdict']}", flush=True)
                 if label not in best or got["wall"] < best[label]["wall"]:
                     best[label] = got
-    base = best["defaults"]["wall"]
+    base = best["defaults (--jobs auto)"]["wall"]
     print()
     print(f"doublecheck run, best of {args.runs}:")
-    print(f"  {'configuration':<20} {'wall s':>8} {'CPU s':>8} {'vs defaults':>12}  verdict")
+    print(f"  {'configuration':<24} {'wall s':>8} {'CPU s':>8} {'vs defaults':>12}  verdict")
     for label, _ in configs:
         got = best[label]
-        print(f"  {label:<20} {got['wall']:8.1f} {got['cpu']:8.1f} {got['wall'] / base:11.2f}x  "
+        print(f"  {label:<24} {got['wall']:8.1f} {got['cpu']:8.1f} {got['wall'] / base:11.2f}x  "
               f"{got['verdict']}")
     print()
-    report = best["defaults"]["report"]
+    report = best["defaults (--jobs auto)"]["report"]
     print(f"cases that dominate the default run ({len(report['cases'])} cases, "
           f"{sum(c['seconds'] for c in report['cases']):.1f} s in cases):")
     for line in dominating(report):

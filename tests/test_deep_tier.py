@@ -17,7 +17,7 @@ import chess
 import pytest
 
 from doublecheck.adapters.python_chess_adapter import PythonChessAdapter
-from doublecheck.casefiles import load_cases, select_tier
+from doublecheck.casefiles import CASES_DIR, load_cases, select_tier
 from doublecheck.cli import main
 from doublecheck.harness.compare import compare
 from doublecheck.harness.engines import AdapterEngine
@@ -121,11 +121,24 @@ def test_chess_deep_counts_are_the_published_ones():
     assert chess_deep == PUBLISHED
 
 
-CHESS = [c for c in DEEP if c.variant == "chess"]
+# Counts of 100 million nodes and more are checked by a second walk when they are generated
+# (recorded in the case's computed.check), or are published chess values; a test run recounts
+# the smaller ones.
+SECOND_WALK_FROM = 10**8
+RECORDED = {case["id"]: case.get("computed", {}) for path in sorted(CASES_DIR.glob("*/generated-deep-perft.json"))
+            for case in json.loads(path.read_text(encoding="utf-8"))["cases"]}
+CHESS = [c for c in DEEP if c.variant == "chess" and c.nodes < 2 * SECOND_WALK_FROM]
 ADAPTED = [c for c in DEEP if c.variant in ("double-move", "double-move-anul", "marseillais",
-                                            "marseillais-classic")]
+                                            "marseillais-classic") and c.nodes < SECOND_WALK_FROM]
 NO_SECOND = [min((c for c in DEEP if c.variant == v), key=lambda c: c.nodes)
              for v in ("double-chess", "symmetric-monster")]
+
+
+def test_every_big_variant_count_records_a_second_walk_that_agrees():
+    for case in DEEP:
+        if case.nodes >= SECOND_WALK_FROM and case.variant != "chess":
+            check = RECORDED[case.id].get("check", "")
+            assert "gave the same count" in check, case.id
 
 
 @pytest.mark.deep
@@ -154,3 +167,16 @@ def test_deep_case_agrees_with_the_plain_walk(case):
     assert sum(counts.values()) == case.expect["nodes"]
     if "divide" in case.expect:
         assert counts == case.expect["divide"]
+
+
+def test_the_perft_doc_lists_every_deep_count_as_the_files_say():
+    """docs/perft.md's deep-tier table is written from the deep files (`doublecheck generate`;
+    a stale table fails `doublecheck generate --check`), so it lists every variant's counts."""
+    from doublecheck.authoring import deep, derived
+    path = CASES_DIR.parent / "docs" / "perft.md"
+    if not path.exists():
+        pytest.skip("an installed package has no docs")
+    assert derived.expected_texts()[path] == path.read_text(encoding="utf-8")
+    rows = "\n".join(deep.deep_rows(CASES_DIR))
+    for case in DEEP:
+        assert f"| `{case.variant}` | `{case.id.rsplit('/', 1)[1]}` | {case.nodes:,} |" in rows

@@ -75,7 +75,7 @@ def test_killing_a_dask_worker_mid_run_changes_nothing(cluster, anul_turns_2):
             os.kill(before[victim], signal.SIGKILL)
             return victim, bool(busy)
 
-        progress = KillOnce(after=100, kill=kill)
+        progress = KillOnce(after=8, kill=kill)   # of 32 chunks (TASKS_PER_WORKER x 2 workers)
         got = count(ANUL, ANUL.start, 2, turns=True, scheduler=cluster.scheduler_address,
                     progress=progress)
         assert progress.killed is not None, "the run ended before a worker could be killed"

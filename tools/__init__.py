@@ -13,9 +13,17 @@ The distribution installs this one package.  Inside it:
   JSON Schemas, as package data (see ``doublecheck.casefiles``).
 """
 
-from importlib import metadata as _metadata
 
-try:
-    __version__ = _metadata.version("doublecheck-chess")   # the distribution; the import name is doublecheck
-except _metadata.PackageNotFoundError:  # imported from a tree that was never installed
-    __version__ = "0+unknown"
+def __getattr__(name: str):
+    """``__version__``, read from the installed metadata when first asked for (importing
+    ``importlib.metadata`` costs more than many commands take in all)."""
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import metadata
+
+    global __version__
+    try:
+        __version__ = metadata.version("doublecheck-chess")   # the distribution; the import name is doublecheck
+    except metadata.PackageNotFoundError:  # imported from a tree that was never installed
+        __version__ = "0+unknown"
+    return __version__

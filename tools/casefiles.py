@@ -48,15 +48,14 @@ import sys
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
-
 from doublecheck.limits import MAX_DATA_FILE_BYTES, TooDeep, loads
-from doublecheck.oracle import api, notation, variants
+from doublecheck.oracle import variants
 from doublecheck.oracle.errors import CASES_NOT_FOUND, SCHEMA_UNUSABLE, RulesError, clip, quote
 from doublecheck.oracle.limits import check_perft_depth
+from doublecheck.packaged import CASES_DIR, SCHEMAS_DIR
+from doublecheck.validcache import Record, file_key
 
 
 
@@ -69,13 +68,8 @@ class DataError(Exception):
         self.message = message
 
 
-def _package_folder(package: str) -> Path:
-    """The folder of a data package of doublecheck (installs are never zipped)."""
-    return Path(str(resources.files(package)))
-
-
-CASES_DIR = _package_folder("doublecheck.cases")
-SCHEMAS_DIR = _package_folder("doublecheck.schemas")
+CASE_FILE_SCHEMA = "case-file.schema.json"
+RULES_SCHEMA = "rules.schema.json"
 RULES_GROUP_DIR = "rules"
 
 
@@ -97,6 +91,8 @@ def check_cases_dir(cases_dir, need_cases: bool = True) -> Path:
 @lru_cache(maxsize=None)
 def schema(name: str) -> dict:
     """The JSON Schema ``name`` from the package; DataError(schema-unusable) naming the file if not."""
+    from jsonschema import Draft202012Validator   # on demand: most commands never validate
+
     path = SCHEMAS_DIR / name
     try:
         data = loads(path.read_text(encoding="utf-8"))
@@ -164,32 +160,34 @@ def load_rules(cases_dir=CASES_DIR, warn=warn_on_stderr) -> tuple[dict[str, dict
     files = _regular_files(catalogue.glob("*.json"), catalogue.parent, warn)
     if not files:
         problems.append(f"{_show(catalogue, catalogue.parent)}: no rule catalogue files")
-    _add_group(files, catalogue.parent, rules, defined_in, problems)
+    record = checked_record()
+    _add_group(files, catalogue.parent, rules, defined_in, problems, record)
     for tree, ids in plugin_trees(cases_dir):
         if tree == cases_dir:
             continue
         found, where_from, trouble = dict(rules), dict(defined_in), []
         own = _regular_files((tree / RULES_GROUP_DIR).glob("*.json"), tree, warn)
-        _add_group(own, tree, found, where_from, trouble)
+        _add_group(own, tree, found, where_from, trouble, record)
         if not own:
             trouble.append(f"{_show(tree / RULES_GROUP_DIR, tree)}: no rule catalogue files")
         if trouble:
             _leave_out(ids, trouble, warn)
         else:
             rules, defined_in = found, where_from
+    record.save()
     return rules, problems
 
 
-def _add_group(files, root: Path, rules: dict, defined_in: dict, problems: list) -> None:
+def _add_group(files, root: Path, rules: dict, defined_in: dict, problems: list, record) -> None:
     """Add the rules of catalogue ``files`` (below ``root``) to ``rules``, then their
     ``shared`` and ``shared_not_tested`` maps (which may name rules of earlier groups)."""
-    validator = _validator("rules.schema.json", problems)
     shared, untested, absent = [], [], []
     for path in files:
         where = _show(path, root)
-        ok, data = _read_json(path, where, problems)
-        if not ok or not _valid(validator, data, where, problems):
+        data, key, known = _read_checked(path, root, RULES_SCHEMA, record, problems)
+        if data is None:
             continue
+        record.add(key)
         for rule in data["rules"]:
             rid = rule["id"]
             if rid in rules:
@@ -273,17 +271,22 @@ def _leave_out(ids: list[str], trouble: list[str], warn) -> None:
             warn(message)
 
 
-def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False
+def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False, wanted=None
                ) -> tuple[list[Case], list[str]]:
     """All cases below ``cases_dir`` and every problem found (catalogue included).
 
     ``warn`` is called with a message for each entry skipped because it is not a regular file.
     The cases of deep-tier files (``"tier": "deep"``) are returned only with ``deep``;
     their files are read and checked either way.
+
+    ``wanted(variant, raw case)``, when given, says which cases the caller will use:
+    a file none of whose cases is wanted is neither checked nor returned (a run of
+    one case file checks that file and the catalogue only).  A file already checked
+    with the same bytes and code is not checked again (``doublecheck.validcache``).
     """
     cases_dir = Path(cases_dir)
     rules, problems = load_rules(cases_dir, warn)
-    found = _CaseFiles(rules, deep, _validator("case-file.schema.json", problems))
+    found = _CaseFiles(rules, deep, checked_record(), wanted)
     for path in _regular_files(cases_dir.glob("*.json"), cases_dir, warn):
         problems.append(f"{_show(path, cases_dir)}: case files belong in a variant directory")
     plugin_dirs = {tree / v for tree, ids in plugin_trees(cases_dir) if tree != cases_dir for v in ids}
@@ -299,19 +302,20 @@ def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False
             _leave_out(ids, trouble, warn)
         else:
             found = trial
+    found.record.save()
     return found.cases, problems
 
 
 class _CaseFiles:
     """The cases read so far, and the ids seen (an id is used once across all case trees)."""
 
-    def __init__(self, rules, deep, validator):
-        self.rules, self.deep, self.validator = rules, deep, validator
+    def __init__(self, rules, deep, record, wanted=None):
+        self.rules, self.deep, self.record, self.wanted = rules, deep, record, wanted
         self.cases: list[Case] = []
         self.first_seen: dict[str, Path] = {}
 
     def copy(self):
-        other = _CaseFiles(self.rules, self.deep, self.validator)
+        other = _CaseFiles(self.rules, self.deep, self.record, self.wanted)
         other.cases, other.first_seen = list(self.cases), dict(self.first_seen)
         return other
 
@@ -322,44 +326,117 @@ class _CaseFiles:
 
     def _add_file(self, path, root, problems) -> None:
         where = _show(path, root)
-        ok, data = _read_json(path, where, problems)
-        if not ok or not _valid(self.validator, data, where, problems):
+        data, key, known = _read_checked(path, root, CASE_FILE_SCHEMA, self.record, problems, self.wanted)
+        if data is None:
             return
+        refused: set = set()
+        mine = [] if known else _case_file_problems(path, data, where, refused)
+        problems += mine
+        if not mine:
+            self.record.add(key)
+        for case in self._file_cases(path, data, where, root, problems):
+            if case.id not in refused and (case.tier != "deep" or self.deep):
+                self.cases.append(case)
+
+    def _file_cases(self, path, data, where, root, problems):
+        """The cases of one checked file; duplicate ids (across files) and unknown rule ids
+        are problems, checked on every load since they depend on other files."""
         variant, topic = data["variant"], data["topic"]
-        if variant != path.parent.name:
-            problems.append(f"{where}: variant '{variant}' does not match the directory "
-                            f"'{path.parent.name}'")
-        if topic != path.stem:
-            problems.append(f"{where}: topic '{topic}' does not match the file name '{path.stem}'")
         for raw in data["cases"]:
             cid = raw["id"]
             here = f"{where}: case {cid}"
-            if not cid.startswith(f"{variant}/{topic}/"):
-                problems.append(f"{here}: id should start with '{variant}/{topic}/'")
             if cid in self.first_seen:
-                problems.append(f"{here}: duplicate id, first used in "
-                                f"{_show(self.first_seen[cid], root)}")
+                problems.append(f"{here}: duplicate id, first used in {_show(self.first_seen[cid], root)}")
                 continue
             self.first_seen[cid] = path
             for rid in raw["rules"]:
                 if rid not in self.rules:
                     problems.append(f"{here}: unknown rule id '{rid}'")
-            wrong = request_problems(variant, raw["request"], raw["expect"])
-            problems += [f"{here}: {w}" for w in wrong]
-            tier = data.get("tier", "default")
-            if wrong or (tier == "deep" and not self.deep):
-                continue
-            self.cases.append(Case(
-                id=cid, variant=variant, topic=topic, rules=list(raw["rules"]),
-                description=raw["description"], source=raw["source"],
-                request={**raw["request"], "variant": variant}, expect=raw["expect"],
-                path=path, generated=data["generated"], covers=list(raw.get("covers", [])),
-                tier=tier))
+            yield Case(id=cid, variant=variant, topic=topic, rules=list(raw["rules"]),
+                       description=raw["description"], source=raw["source"],
+                       request={**raw["request"], "variant": variant}, expect=raw["expect"],
+                       path=path, generated=data["generated"], covers=list(raw.get("covers", [])),
+                       tier=data.get("tier", "default"))
+
+
+def checked_record() -> Record:
+    """The record of files that passed their checks, for these schemas, this checking code
+    and the variants installed now (a plugin changes what the schemas accept)."""
+    return Record(SCHEMAS_DIR, extra=",".join(variants.VARIANT_NAMES))
+
+
+def _read_checked(path: Path, root: Path, schema_name: str, record: Record, problems: list[str],
+                  wanted=None):
+    """(data, key, known) for a file that reads as JSON and passes its schema, where ``key``
+    is its record key and ``known`` says the record has it (then nothing was checked:
+    the same bytes passed every check before); (None, key, known) otherwise, the
+    problems added.  With ``wanted``, a case file none of whose cases is wanted gives
+    None, unchecked."""
+    where = _show(path, root)
+    try:
+        text = read_data_text(path)
+    except UnreadableFile as e:
+        problems.append(f"{where}: {e}")
+        return None, None, False
+    key = file_key(path.relative_to(root).as_posix(), text.encode("utf-8"))
+    if record.known(key):
+        data = json.loads(text)
+        return (data if _is_wanted(data, wanted) else None), key, True
+    ok, data = _parse_json(text, where, problems)
+    if not ok or not _is_wanted(data, wanted) or not _valid(_validator(schema_name, problems), data, where,
+                                                                problems):
+        return None, key, False
+    return data, key, False
+
+
+def _is_wanted(data, wanted) -> bool:
+    """Whether a case file holds a case the caller wants (a malformed one is checked, to report it)."""
+    if wanted is None or not isinstance(data, dict) or not isinstance(data.get("cases"), list):
+        return True
+    variant = data.get("variant")
+    return any(not isinstance(raw, dict) or not isinstance(raw.get("id"), str) or wanted(variant, raw)
+               for raw in data["cases"])
+
+
+def _case_file_problems(path: Path, data: dict, where: str, refused: set) -> list[str]:
+    """What a schema-valid case file can still get wrong by itself: its place in the tree,
+    its case ids' prefix, and requests the oracle would refuse (``request_problems``;
+    those cases' ids go into ``refused``)."""
+    variant, topic = data["variant"], data["topic"]
+    out = []
+    if variant != path.parent.name:
+        out.append(f"{where}: variant '{variant}' does not match the directory '{path.parent.name}'")
+    if topic != path.stem:
+        out.append(f"{where}: topic '{topic}' does not match the file name '{path.stem}'")
+    for raw in data["cases"]:
+        here = f"{where}: case {raw['id']}"
+        if not raw["id"].startswith(f"{variant}/{topic}/"):
+            out.append(f"{here}: id should start with '{variant}/{topic}/'")
+        wrong = request_problems(variant, raw["request"], raw["expect"])
+        if wrong:
+            refused.add(raw["id"])
+        out += [f"{here}: {w}" for w in wrong]
+    return out
+
+
+def case_ids(cases_dir=CASES_DIR) -> set[str]:
+    """The ids of every case below ``cases_dir``, read without checking anything (cheap:
+    for telling an id no file has from one a partial load left out)."""
+    ids = set()
+    for path in Path(cases_dir).glob("*/*.json"):
+        try:
+            data = json.loads(read_data_text(path))
+        except (UnreadableFile, ValueError):
+            continue
+        raws = data.get("cases") if isinstance(data, dict) else None
+        ids.update(r["id"] for r in raws or () if isinstance(r, dict) and isinstance(r.get("id"), str))
+    return ids
 
 
 def request_problems(variant: str, request: dict, expect: dict) -> list[str]:
     """What would make a schema-valid case fail at run time for want of a
     well-formed request (see the module docstring); empty when nothing does."""
+    from doublecheck.oracle import api, notation   # on demand: only files not on record are checked
     out = [f"$.{where}: {value!r} is not a whole number (write {quote(int(value))}, not {value!r})"
            for where, value in _numbers(request, expect) if type(value) is not int]
     if out:
@@ -489,13 +566,8 @@ def read_data_text(path: Path) -> str:
                              f"(byte offset {e.start}) cannot be decoded") from None
 
 
-def _read_json(path: Path, where: str, problems: list[str]) -> tuple[bool, object]:
-    """(True, data) for a readable JSON file; (False, None) after recording the problem."""
-    try:
-        text = read_data_text(path)
-    except UnreadableFile as e:
-        problems.append(f"{where}: {e}")
-        return False, None
+def _parse_json(text: str, where: str, problems: list[str]) -> tuple[bool, object]:
+    """(True, data) for JSON text; (False, None) after recording the problem."""
     try:
         return True, loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_not_json)
     except TooDeep as e:
@@ -510,6 +582,8 @@ def _read_json(path: Path, where: str, problems: list[str]) -> tuple[bool, objec
 @lru_cache(maxsize=None)
 def _schema_validator(name: str):
     """(validator, None), or (None, reason) when the schema file is unusable."""
+    from jsonschema import Draft202012Validator
+
     try:
         return Draft202012Validator(_with_plugin_variants(schema(name))), None
     except DataError as e:  # a broken schema must not hide the case problems

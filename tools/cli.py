@@ -20,13 +20,14 @@ import re
 import shlex
 import sys
 
-from doublecheck import __version__
-from doublecheck.casefiles import CASES_DIR
+from doublecheck.defaults import (CASES_PER_JOB, DESK_MAX_BODY, DESK_PORT, HASH_MB, MUTANTS_MAX_NODES,
+                                  QUICK_MAX_NODES, SERVE_BUDGET, SLOW_RATE, SLOW_TURN_RATE, TIMEOUT)
 from doublecheck.harness.report import REPORT_FILES, STDOUT_FORMATS
-from doublecheck.harness.runner import QUICK_MAX_NODES, SLOW_RATE, SLOW_TURN_RATE, TIMEOUT
+from doublecheck.limits import (AUTO_JOBS_CAP, JOBS_AUTO, JOBS_PER_CORE, MAX_TIMEOUT, MIN_TIMEOUT, cpu_cores,
+                                max_jobs)
 from doublecheck.lookups.operations import OPERATIONS
-from doublecheck.limits import JOBS_PER_CORE, MAX_TIMEOUT, MIN_TIMEOUT, cpu_cores, max_jobs
 from doublecheck.oracle.errors import INTERNAL_ERROR, UNUSABLE_ENGINE, UsageError, quote
+from doublecheck.packaged import CASES_DIR
 
 MAIN_EPILOG = """\
 examples:
@@ -179,7 +180,10 @@ def positive(text: str) -> int:
 
 
 def jobs(text: str) -> int:
-    """--jobs: at least 1, at most JOBS_PER_CORE processes per CPU core."""
+    """--jobs: ``auto`` (JOBS_AUTO: the command picks, see limits.auto_jobs), or at least 1
+    and at most JOBS_PER_CORE processes per CPU core."""
+    if text == "auto":
+        return JOBS_AUTO
     value = positive(text)
     if value > max_jobs():
         raise argparse.ArgumentTypeError(
@@ -238,23 +242,22 @@ def add_position_options(p, moves_help="space-separated moves played first (coor
 
 
 def add_perft_options(p):
-    from doublecheck.perft.cache import DEFAULT_HASH_MB
-
     p.add_argument("--depth", type=count, required=True,
                    help="number of moves (or turns), up to the variant's limit "
                         "(doublecheck docs protocol, \"Limits\")")
     p.add_argument("--divide", action="store_true", help="also count below each first move")
     p.add_argument("--turns", action="store_true", help="count complete turns, not moves")
     table = p.add_mutually_exclusive_group()
-    table.add_argument("--hash", type=megabytes, default=DEFAULT_HASH_MB, metavar="MB",
+    table.add_argument("--hash", type=megabytes, default=HASH_MB, metavar="MB",
                        help="transposition table size per counting process "
                             "(default: %(default)s; doublecheck docs perft)")
     table.add_argument("--no-hash", action="store_true",
                        help="no table: count with the plain reference walk")
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=jobs, default=1, metavar="N",
-                       help="split the tree into subtrees counted by N local processes (default 1; "
-                            f"at most {JOBS_PER_CORE} per CPU core)")
+    where.add_argument("--jobs", type=jobs, default=JOBS_AUTO, metavar="N",
+                       help="split the tree into subtrees counted by N local processes (default: "
+                            f"auto, the usable cores up to {AUTO_JOBS_CAP} for a count of millions of "
+                            f"nodes, else 1; at most {JOBS_PER_CORE} per CPU core)")
     where.add_argument("--scheduler", metavar="ADDRESS",
                        help="count the subtrees on the Dask cluster whose scheduler is at ADDRESS "
                             "(tcp://host:8786; needs 'doublecheck-chess[cluster]')")
@@ -310,7 +313,7 @@ finished).""",
                        epilog="""\
 examples:
   doublecheck run
-  doublecheck run --jobs 2                     the same, on two cores
+  doublecheck run --jobs 1                     the same, in this process only
   doublecheck run --quick                      a first report: skip the perft cases above 20000 nodes
   doublecheck run --variant chess --max-nodes 200000
   doublecheck run --deep --variant double-move-anul      the deep perft tier too
@@ -346,9 +349,11 @@ examples:
                    help="per-request limit, for engine processes and in-process runs alike "
                         f"(default: %(default)g; 0: none; at most {MAX_TIMEOUT:g}); perft requests "
                         f"get 1 s more per {SLOW_RATE} nodes the case expects ({SLOW_TURN_RATE} for turns)")
-    p.add_argument("--jobs", type=jobs, default=1, metavar="N",
+    p.add_argument("--jobs", type=jobs, default=JOBS_AUTO, metavar="N",
                    help="run N engine processes in parallel (the oracle and adapters are then "
-                        f"run by N 'doublecheck serve' processes); at most {JOBS_PER_CORE} per CPU core")
+                        "run by N 'doublecheck serve' processes; default: auto, the usable cores up to "
+                        f"{AUTO_JOBS_CAP}, one per {CASES_PER_JOB} selected cases; 1: this process "
+                        f"only); at most {JOBS_PER_CORE} per CPU core")
     p.add_argument("--give-up", type=count, default=5, metavar="N",
                    help="after N crashes or timeouts in a row, send that engine no more cases; "
                         "they are reported as errors (default: %(default)s; 0: never)")
@@ -395,9 +400,8 @@ examples:
   doublecheck serve --adapter my_adapter:Adapter
   doublecheck serve --budget 60                 stop any request after a minute
 """)
-    from doublecheck.harness.serve import DEFAULT_BUDGET
     p.add_argument("--adapter", metavar="MODULE:CLASS", help="serve this adapter instead of the oracle")
-    p.add_argument("--budget", type=seconds, default=DEFAULT_BUDGET, metavar="SECONDS",
+    p.add_argument("--budget", type=seconds, default=SERVE_BUDGET, metavar="SECONDS",
                    help="time one request may run before it is stopped and answered "
                         "budget-exceeded (default: %(default)g, two hours; 0: no limit)")
     p.set_defaults(handler=lambda args: _serve(args))
@@ -408,9 +412,16 @@ def _serve(args) -> int:
     return serve_command(args.adapter, args.budget)
 
 
-def add_lookups(sub, fmt):
-    from doublecheck.lookups.commands import lookup_command
+def on_demand(module: str, name: str):
+    """A handler that imports its module only when its command runs (building the
+    parser then imports none of them)."""
+    def handler(args):
+        import importlib
+        return getattr(importlib.import_module(module), name)(args)
+    return handler
 
+
+def add_lookups(sub, fmt):
     for op, (summary, description) in LOOKUPS.items():
         description, _, examples = description.partition("examples:")
         p = sub.add_parser(op, help=summary, description=description.strip(),
@@ -425,18 +436,14 @@ def add_lookups(sub, fmt):
             p.add_argument("--pgn", metavar="FILE",
                            help="also write the line as PGN to FILE ('-': print only the PGN)")
         add_json_option(p)
-        p.set_defaults(handler=lookup_command)
+        p.set_defaults(handler=on_demand("doublecheck.lookups.commands", "lookup_command"))
 
 
 def add_people_lookups(sub, fmt):
     """show, explain, replay, svg: the lookups written for people."""
-    from doublecheck.lookups import commands
-
-    for name, (summary, description, epilog), handler in (
-            ("show", SHOW_HELP, commands.show_command),
-            ("explain", EXPLAIN_HELP, commands.explain_command),
-            ("replay", REPLAY_HELP, commands.replay_command),
-            ("svg", SVG_HELP, commands.svg_command)):
+    for name, (summary, description, epilog) in (
+            ("show", SHOW_HELP), ("explain", EXPLAIN_HELP), ("replay", REPLAY_HELP), ("svg", SVG_HELP)):
+        handler = on_demand("doublecheck.lookups.commands", f"{name}_command")
         p = sub.add_parser(name, help=summary, description=description, epilog=epilog,
                            formatter_class=fmt)
         if name == "replay":
@@ -496,6 +503,11 @@ examples:
                         "prints each count's time on stderr")
     p.add_argument("--jobs", type=positive, default=1, metavar="N",
                    help="with --deep: count each perft over N local processes (default 1)")
+    p.add_argument("--hash", type=megabytes, default=None, metavar="MB",
+                   help="with --deep: the transposition table of each counting process, in MB")
+    p.add_argument("--no-cross-check", dest="cross_check", action="store_false",
+                   help="with --deep: count only; the second walks that new counts ask for are made "
+                        "by a later run without this option")
     own = p.add_argument_group("new vectors (one file of your own)")
     own.add_argument("--seed", type=count, metavar="S", help="the first random game's seed (default 1)")
     own.add_argument("--count", type=count, metavar="N", help="this many seeded random games")
@@ -523,12 +535,10 @@ def _generate(args) -> int:
     if own:
         return generate_own(args.cases_dir, OwnOptions(variant=args.variant or "chess", **own))
     return generate_command(args.cases_dir, args.variant, args.check, quiet=args.quiet,
-                            deep=args.deep, jobs=args.jobs)
+                            deep=args.deep, jobs=args.jobs, hash_mb=args.hash, cross_check=args.cross_check)
 
 
 def add_rules(sub, fmt):
-    from doublecheck.lookups.commands import rules_command
-
     p = sub.add_parser("rules", help="list the rule catalogue, or show one rule",
                        formatter_class=fmt, description="""\
 Without an id, lists every rule and ruling id with its title and the variants
@@ -562,7 +572,7 @@ examples:
                         "(may be repeated)")
     add_json_option(p)
     add_cases_dir_option(p)
-    p.set_defaults(handler=rules_command)
+    p.set_defaults(handler=on_demand("doublecheck.lookups.commands", "rules_command"))
 
 
 def add_mutants(sub, fmt):
@@ -578,13 +588,15 @@ examples:
   doublecheck mutants --mutant double-move-anul/capture-no-brake
   doublecheck mutants --list
 """)
-    from doublecheck.authoring.mutants.kill import DEFAULT_MAX_NODES
     p.add_argument("--variant", metavar="V", help="only the mutants of this variant")
     p.add_argument("--mutant", metavar="NAME", help="only this mutant (as listed by --list)")
-    p.add_argument("--max-nodes", metavar="N", type=count, default=DEFAULT_MAX_NODES,
-                   help=f"skip perft cases expecting more than N nodes (default {DEFAULT_MAX_NODES}; "
+    p.add_argument("--max-nodes", metavar="N", type=count, default=MUTANTS_MAX_NODES,
+                   help=f"skip perft cases expecting more than N nodes (default {MUTANTS_MAX_NODES}; "
                         "0: no limit)")
     p.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    p.add_argument("--jobs", type=jobs, default=JOBS_AUTO, metavar="N",
+                   help=f"run the mutants on N processes (default: auto, the usable cores up to "
+                        f"{AUTO_JOBS_CAP}; 1: this process only); the results are the same")
     add_json_option(p, "print the results as JSON")
     add_cases_dir_option(p, "the case tree to run")
     add_quiet_option(p)
@@ -604,8 +616,6 @@ def port_number(text: str) -> int:
 
 
 def add_desk(sub, fmt):
-    from doublecheck.desk.server import DEFAULT_PORT, MAX_BODY
-
     p = sub.add_parser("desk", help="the rules desk: a local web page for asking the oracle",
                        formatter_class=fmt, description=f"""\
 Serves the rules desk, a web page on this machine where players and arbiters
@@ -617,7 +627,7 @@ copy the FEN or the PGN, paste a game record and step through it.
 Prints the address and serves until Ctrl-C. It listens on 127.0.0.1 only
 unless --host says otherwise (then it warns: the desk has no login). Nothing
 is stored: every request carries the variant, the FEN and the moves. A
-request body may hold at most {MAX_BODY // 1024} KiB. More in: doublecheck docs desk.""",
+request body may hold at most {DESK_MAX_BODY // 1024} KiB. More in: doublecheck docs desk.""",
                        epilog="""\
 examples:
   doublecheck desk                       then open http://127.0.0.1:8765/
@@ -625,7 +635,7 @@ examples:
   doublecheck desk --open                also open the page in the browser
   doublecheck desk --host 0.0.0.0        every interface: other machines can use it
 """)
-    p.add_argument("--port", type=port_number, default=DEFAULT_PORT,
+    p.add_argument("--port", type=port_number, default=DESK_PORT,
                    help="TCP port (default: %(default)s; 0: any free port)")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default: %(default)s, this machine only)")
@@ -672,12 +682,25 @@ SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate
                add_mutants, add_desk, add_docs]
 
 
+class VersionAction(argparse.Action):
+    """--version: the version is looked up only when asked for (see ``doublecheck.__getattr__``)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show the version and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from doublecheck import __version__
+        print(f"doublecheck {__version__}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     fmt = argparse.RawDescriptionHelpFormatter
     parser = Parser(
         prog="doublecheck", formatter_class=fmt, epilog=MAIN_EPILOG,
         description="Rules-conformance suite and reference oracle for double-move chess variants.")
-    parser.add_argument("--version", action="version", version=f"doublecheck {__version__}")
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 parser_class=Parser)
     for add in SUBCOMMANDS:
@@ -695,6 +718,22 @@ def wants_json(argv) -> bool:
     return any(w == "--json" or (len(w) >= 4 and "--json".startswith(w)) for w in words)
 
 
+# The errors main reports by their code: (module, class, code or None for the error's own).
+CODED_ERRORS = (("doublecheck.oracle.errors", "RulesError", None), ("doublecheck.lookups.pgn", "PgnError", None),
+                ("doublecheck.casefiles", "DataError", None), ("doublecheck.perft.parallel", "PerftError", None),
+                ("doublecheck.harness.process", "HelloError", UNUSABLE_ENGINE))
+
+
+def known_error(e: Exception) -> tuple[str, str]:
+    """(code, message) for an error raised by a command.  Only a module already imported
+    can have raised its errors, so none is imported here just to compare."""
+    for module, name, code in CODED_ERRORS:
+        cls = getattr(sys.modules.get(module), name, None)
+        if cls is not None and isinstance(e, cls):
+            return (code, str(e)) if code else (e.code, e.message)
+    return INTERNAL_ERROR, f"{type(e).__name__}: {e}"
+
+
 def warn_about_plugins() -> None:
     """Say on stderr why a variant plugin was left out (the command goes on without it)."""
     from doublecheck.oracle import variants
@@ -704,12 +743,6 @@ def warn_about_plugins() -> None:
 
 def main(argv=None) -> int:
     """Run one command; returns its exit status (never raises, never prints a traceback)."""
-    from doublecheck.casefiles import DataError
-    from doublecheck.harness.engines import HelloError
-    from doublecheck.lookups.pgn import PgnError
-    from doublecheck.oracle.errors import RulesError
-    from doublecheck.perft.parallel import PerftError
-
     argv = sys.argv[1:] if argv is None else list(argv)
     as_json = wants_json(argv)
     try:
@@ -720,10 +753,8 @@ def main(argv=None) -> int:
         as_json = getattr(args, "json", None) is True
         warn_about_plugins()
         return args.handler(args)
-    except (RulesError, PgnError, DataError, UsageError, PerftError) as e:
+    except UsageError as e:
         return fail(e.code, e.message, as_json)
-    except HelloError as e:
-        return fail(UNUSABLE_ENGINE, str(e), as_json)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -731,7 +762,7 @@ def main(argv=None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as e:  # never show a traceback to the user
-        return fail(INTERNAL_ERROR, f"{type(e).__name__}: {e}", as_json)
+        return fail(*known_error(e), as_json)
 
 
 if __name__ == "__main__":

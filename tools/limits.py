@@ -14,6 +14,9 @@ own limits (FEN, move text, moves per request, perft depth) live in
 - ``MAX_DATA_FILE_BYTES``: a case file or rule file (the largest is about 0.2 MiB).
 - ``JOBS_PER_CORE``: ``--jobs`` is at most this many processes per CPU core.
 - ``MAX_TIMEOUT``: the longest ``--timeout`` in seconds (0 means no limit).
+- ``AUTO_JOBS_CAP``: ``--jobs auto`` (the default of run, perft and mutants) is
+  the usable cores, at most this many: beyond it the processes' start-up and
+  memory cost more than the cores give, and a shared machine keeps some room.
 - ``MIN_TIMEOUT``: the shortest ``--timeout`` or ``--budget`` other than 0, in seconds:
   a shorter limit is no use to anyone (starting a request takes longer) and only tests
   the timers.
@@ -32,6 +35,8 @@ MAX_ID = 2 ** 63 - 1
 MAX_DATA_FILE_BYTES = 16 * 1024 * 1024
 JOBS_PER_CORE = 4
 MAX_TIMEOUT = 24 * 60 * 60.0
+AUTO_JOBS_CAP = 8
+JOBS_AUTO = 0          # what the --jobs option gives for "auto"; the command decides how many
 MIN_TIMEOUT = 0.001
 
 
@@ -78,3 +83,12 @@ def cpu_cores() -> int:
 
 def max_jobs() -> int:
     return JOBS_PER_CORE * cpu_cores()
+
+
+def auto_jobs(work: int | None = None, per_job: int = 1) -> int:
+    """The processes ``--jobs auto`` uses: the usable cores up to AUTO_JOBS_CAP, and no
+    more than one per ``per_job`` units of ``work`` (a small job stays in one process)."""
+    jobs = min(cpu_cores(), AUTO_JOBS_CAP)
+    if work is not None:
+        jobs = min(jobs, max(1, work // max(1, per_job)))
+    return max(1, jobs)

@@ -15,7 +15,7 @@ import sys
 from importlib import resources
 from pathlib import Path
 
-from doublecheck.casefiles import SCHEMAS_DIR, DataError
+from doublecheck.packaged import SCHEMAS_DIR
 from doublecheck.oracle.errors import UNKNOWN_TOPIC, quote
 
 DOCS_DIR = Path(str(resources.files("doublecheck.docs")))
@@ -45,6 +45,7 @@ def _pick(kind: str, name: str, known: dict[str, Path]) -> Path:
     """The file of ``name``, or DataError(unknown-topic) listing every name there is."""
     if name in known:
         return known[name]
+    from doublecheck.casefiles import DataError   # on demand: the command line's help lists the schemas
     listed = ", ".join(known) or "none (the installed package is damaged: reinstall doublecheck-chess)"
     raise DataError(UNKNOWN_TOPIC, f"no {kind} named {quote(name, 60)}; the {kind}s are: {listed}")
 

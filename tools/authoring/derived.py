@@ -15,6 +15,10 @@
   same way, in its own package.  The catalogue is the one home of rule prose; the table is
   never edited by hand.
 
+- The deep-tier table of docs/perft.md comes from the deep files
+  (``cases/*/generated-deep-perft.json``: counts, times, second walks), through
+  ``doublecheck.authoring.deep.deep_rows``.
+
 - The catalogue tables of docs/mutants.md come from the mutant catalogue
   (``doublecheck.authoring.mutants``: each ``@mutant`` line and the class's
   docstring), with the number of curated cases that kill each mutant, read
@@ -33,7 +37,7 @@ import re
 from importlib import resources
 from pathlib import Path
 
-from doublecheck import casefiles
+from doublecheck import casefiles, validcache
 from doublecheck.casefiles import CASES_DIR, SCHEMAS_DIR, load_rules
 from doublecheck.oracle import variants
 from doublecheck.oracle.api import OPS
@@ -196,13 +200,10 @@ def perft_term_rows(docs_dir: Path) -> list[str]:
 
 
 def deep_rows(cases_dir: Path = CASES_DIR) -> list[str]:
-    """docs/perft.md, the deep tier: every count of the generated deep-tier files."""
-    rows = ["| variant | case | nodes |", "|---|---|---|"]
-    for v in REGISTRY:
-        path = cases_dir / v / "generated-deep-perft.json"
-        cases = json.loads(path.read_text(encoding="utf-8"))["cases"] if path.exists() else []
-        rows += [f"| `{v}` | `{c['id'].rsplit('/', 1)[1]}` | {c['expect']['nodes']:,} |" for c in cases]
-    return rows
+    """docs/perft.md, the deep tier: every count of the generated deep-tier files, with its
+    time and second walk (``doublecheck.authoring.deep.deep_rows``)."""
+    from doublecheck.authoring import deep
+    return deep.deep_rows(cases_dir)
 
 
 def perft_text(text: str, docs_dir: Path) -> str:
@@ -222,6 +223,7 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
     if fresh:
         casefiles.schema.cache_clear()
         casefiles._schema_validator.cache_clear()
+        validcache.fingerprint.cache_clear()   # the record of checked files belongs to the old schemas
     out = {}
     for path in sorted(Path(schemas_dir).glob("*.json")):
         out[path] = schema_text(path.read_text(encoding="utf-8"))

@@ -34,8 +34,9 @@ from importlib import resources
 from pathlib import Path
 
 from doublecheck.authoring import derived, generators
-from doublecheck.authoring.deep import deep_file
+from doublecheck.authoring import deep as deep_tier
 from doublecheck.authoring.own import OWN_PREFIX, own_file
+from doublecheck.defaults import HASH_MB
 from doublecheck.casefiles import CASES_DIR, UnreadableFile, check_cases_dir, read_data_text
 from doublecheck.harness.output import OutputError, outside_of, write_output
 from doublecheck.limits import loads
@@ -108,10 +109,29 @@ def produce(variant=None, progress: Progress | None = None) -> tuple[tuple[str, 
     return tuple(out)
 
 
-def produce_deep(variant=None, jobs=1, log=None) -> tuple[tuple[str, str], ...]:
-    """(path, text) of the deep-tier file of every generator that defines DEEP_PERFT."""
-    return tuple((rel, render(data)) for module in discover(variant) if getattr(module, "DEEP_PERFT", None)
-                 for rel, data in [deep_file(module.VARIANT, module.DEEP_PERFT, jobs=jobs, log=log)])
+def produce_deep(variant=None, jobs=1, log=None, cases_dir=CASES_DIR, hash_mb=None,
+                 cross_check=True, recount=False, save=None) -> tuple[tuple[str, str], ...]:
+    """(path, text) of the deep-tier file of every generator that defines DEEP_PERFT.
+
+    The counts already in the deep files of ``cases_dir`` are kept where their request
+    did not change (new and changed specs are counted), unless ``recount``."""
+    out = []
+    for module in discover(variant):
+        if getattr(module, "DEEP_PERFT", None):
+            committed = _committed_cases(_home(cases_dir, f"{module.VARIANT}/{deep_tier.TOPIC}.json"))
+            rel, data = deep_tier.deep_file(module.VARIANT, module.DEEP_PERFT, jobs=jobs, log=log,
+                                       committed=committed, hash_mb=hash_mb or HASH_MB,
+                                       check=cross_check and not recount, recount=recount,
+                                       save=None if save is None else lambda rel, data: save(rel, render(data)))
+            out.append((rel, render(data)))
+    return tuple(out)
+
+
+def _committed_cases(path: Path) -> dict:
+    """Case id -> case of a generated file on disk ({} when there is none to read)."""
+    data = _generated_data(path) if path.exists() else None
+    cases = data.get("cases") if data else None
+    return {c["id"]: c for c in cases if isinstance(c, dict) and "id" in c} if isinstance(cases, list) else {}
 
 
 def _committed(path: Path):
@@ -158,7 +178,8 @@ def _own(data: dict) -> bool:
 
 
 def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
-                     out=None, err=None, quiet=False, deep=False, jobs=1) -> int:
+                     out=None, err=None, quiet=False, deep=False, jobs=1, hash_mb=None,
+                     cross_check=True) -> int:
     """Write (or with ``check``, compare) every generated file of the default tier,
     or with ``deep`` of the deep tier; returns the exit code.  Progress goes to
     ``err`` unless ``quiet``."""
@@ -169,7 +190,13 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
         print(f"error: no generator for variant '{variant}'", file=err)
         return 2
     if deep:
-        made = produce_deep(variant, jobs, None if quiet else err)
+        try:  # --check recounts every deep count; writing keeps the unchanged ones
+            made = produce_deep(variant, jobs, None if quiet else err, cases_dir, hash_mb, cross_check,
+                                recount=check, save=None if check else lambda rel, text: _write(
+                                    {_home(cases_dir, rel): text}, cases_dir, out, err))
+        except deep_tier.DeepError as e:
+            print(f"error: {e}", file=err)
+            return 1
     else:
         with Progress("doublecheck generate", len(chosen), "generators", None, stream=err,
                       quiet=quiet) as progress:
@@ -215,6 +242,9 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
         return 2
     if not _write({**texts, **kept}, cases_dir, out, err):
         return 2
+    if deep and cases_dir.resolve() == CASES_DIR.resolve() and not _write(derived.expected_texts(), cases_dir,
+                                                                           out, err):
+        return 2   # (docs/perft.md lists the deep counts)
     if own_tree and any(p.read_text(encoding="utf-8") != t
                         for p, t in derived.expected_texts(fresh=True).items()):
         # a catalogue read against the schemas just written

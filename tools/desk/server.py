@@ -56,6 +56,8 @@ from importlib import resources
 from urllib.parse import urlsplit
 
 from doublecheck import __version__
+from doublecheck.defaults import DESK_MAX_BODY as MAX_BODY   # bytes in one request body
+from doublecheck.defaults import DESK_PORT as DEFAULT_PORT   # the name it always had
 from doublecheck.desk import ops
 from doublecheck.harness.deadline import TimeLimitExceeded, time_limit_unless_gone
 from doublecheck.oracle.errors import (BUDGET_EXCEEDED, BUSY, CANNOT_LISTEN, CASES_NOT_FOUND,
@@ -64,7 +66,6 @@ from doublecheck.oracle.errors import (BUDGET_EXCEEDED, BUSY, CANNOT_LISTEN, CAS
                                        SCHEMA_UNUSABLE, TOO_LARGE, UNSUPPORTED, UNSUPPORTED_MEDIA_TYPE,
                                        RulesError, quote)
 
-MAX_BODY = 256 * 1024       # bytes in one request body
 READ_TIMEOUT = 30           # seconds a request may take to arrive, headers and body together
 REQUEST_SECONDS = 10        # seconds one operation may run (the page's requests take well under 1)
 WORKERS = 16                # threads serving connections
@@ -74,7 +75,6 @@ RETRY_AFTER = 1             # seconds a client turned away is asked to wait
 SLICE = 0.25                # seconds between two looks at the queue while a connection is idle
 WRITE_BUFFER = 64 * 1024    # an answer up to this size goes out in one write
 LINGER_SECONDS, LINGER_BYTES = 2, 4 * 1024 * 1024   # draining a refused body before closing
-DEFAULT_PORT = 8765
 LOOPBACK_NAMES = ("localhost",)
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
                  ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}

@@ -29,7 +29,6 @@ has it with the wrong type). Lists of moves in it hold at most ``DIFF_ITEMS``
 entries; the ``*_count`` fields give the full numbers.
 """
 
-from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 
 FEN_FIELDS = ("placement", "side to move", "castling", "en passant",
@@ -113,6 +112,7 @@ def _move_set(variant, want, got):
 
 
 def _fen(variant, want, got):
+    from doublecheck.oracle import api   # on demand: building the command line imports this module
     if not isinstance(got, str):
         return _malformed("a FEN string", got)
     try:
@@ -139,6 +139,7 @@ def _fen(variant, want, got):
 
 
 def _normal_fen(variant, fen):
+    from doublecheck.oracle import api
     return api.handle({"op": "fen", "variant": variant, "fen": fen})["fen"]
 
 
@@ -335,6 +336,7 @@ class SanNamer:
     """SAN of move and turn tokens at one position, as the oracle writes it."""
 
     def __init__(self, variant: str, request: dict):
+        from doublecheck.oracle import api, variants
         try:
             self.rules = variants.get(variant)
             self.pos = api.replay(self.rules, request.get("fen"), request.get("moves")).final
@@ -347,6 +349,7 @@ class SanNamer:
         A turn's halves are joined by commas; a lone opening half keeps its
         trailing comma (double-move), as its coordinates do.
         """
+        from doublecheck.oracle import api
         line = api.replay(self.rules, moves=[token], start=pos)
         names = [self.rules.san(s.pos, s.move) for s in line.steps]
         return ",".join([n.rstrip(",") for n in names[:-1]] + names[-1:]), line.final

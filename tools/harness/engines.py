@@ -190,13 +190,14 @@ class SubprocessEngine:
         kwargs = {"max_line": max_line} if max_line else {}
         self.client = Client(argv, timeout=timeout, env=env, **kwargs)
         self.name = argv[0]
+        self.fixed_name = None   # reported instead of the hello's name (see _served)
         self.last_id = None   # the protocol id of the last request answered
 
     def hello(self) -> dict:
         claims = check_claims(dict(self.client.hello()), self.command)
         claims.pop("id", None)
         claims.pop("ok", None)
-        self.name = claims["name"]
+        self.name = self.fixed_name or claims["name"]
         return claims
 
     def request(self, req: dict, timeout: float | None = None) -> dict:
@@ -271,14 +272,17 @@ def _adapter(spec: "EngineSpec") -> AdapterEngine:
         raise HelloError(f"cannot create the adapter {spec.target}: {type(e).__name__}: {e}") from None
 
 
-def _served(*options: str):
+def _served(*options: str, name: str | None = None):
     """An in-process kind as a process: ``doublecheck serve`` (it imports an adapter from the
     current directory, as --adapter does here). The harness's own per-request limit applies,
-    so the server's budget is switched off."""
+    so the server's budget is switched off.  ``name``: the name the in-process engine
+    reports under, so a report does not depend on --jobs."""
     def make(spec: "EngineSpec") -> SubprocessEngine:
         argv = [sys.executable, "-m", "doublecheck", "serve", "--budget", "0"]
         argv += [o.format(target=spec.target) for o in options]
-        return SubprocessEngine(argv, spec.timeout, spec.max_line)
+        engine = SubprocessEngine(argv, spec.timeout, spec.max_line)
+        engine.fixed_name = name
+        return engine
     return make
 
 
@@ -300,7 +304,7 @@ ENGINE_KINDS = {kind.name: kind for kind in [
     EngineKind("adapter", "--adapter MODULE:CLASS", lambda t: f"adapter {t}",
                _adapter, _served("--adapter", "{target}")),
     EngineKind("oracle", "neither --engine nor --adapter", lambda t: "the built-in oracle",
-               lambda spec: OracleEngine(spec.timeout), _served()),
+               lambda spec: OracleEngine(spec.timeout), _served(name="oracle")),
 ]}
 
 

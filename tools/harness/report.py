@@ -20,7 +20,6 @@ from itertools import islice
 from pathlib import Path
 from typing import Callable
 
-from doublecheck.casefiles import UnreadableFile, read_data_text
 from doublecheck.harness.compare import CASE_DOUBT, short_diff
 from doublecheck.harness.output import write_output
 from doublecheck.oracle.errors import INVALID_XFAIL, UNREADABLE_FILE, clip, quote
@@ -507,6 +506,7 @@ def read_xfail(path) -> tuple[dict, list[str]]:
     One entry per line: the case id, white space, then the reason (the rest
     of the line). Blank lines and lines starting with ``#`` are ignored.
     """
+    from doublecheck.casefiles import UnreadableFile, read_data_text   # on demand (start-up)
     try:  # bounded, and a FIFO or device is refused rather than waited on
         text = read_data_text(Path(path))
     except UnreadableFile as e:

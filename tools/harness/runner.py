@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from doublecheck.casefiles import CASES_DIR, check_cases_dir, load_cases, schema, select, select_tier
+from doublecheck.casefiles import CASES_DIR, case_ids, check_cases_dir, load_cases, schema, select, select_tier
 from doublecheck.harness import report as reports
 from doublecheck.harness.compare import CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
@@ -43,18 +43,9 @@ from doublecheck.oracle.errors import TIMEOUT as TIMED_OUT   # TIMEOUT here is -
 from doublecheck.progress import Progress
 
 GIVE_UP = 5            # crashes or timeouts in a row after which an engine gets no more cases
-TIMEOUT = 10.0         # seconds per request (--timeout), before a perft case's share
-SLOW_RATE = 20_000     # perft nodes per second a slow engine manages; perft limits allow for it
-# Turn perft counts whole turns: each node is one to two moves played plus the legality of the
-# pair, and the python-chess adapter counts about 20,000 a second where it counts 150,000-250,000
-# move nodes (marseillais-classic/generated-perft/start-turns-2: 196,646 turns in 9.7 s on a
-# loaded 2-core machine).  A slow engine gets a tenth of SLOW_RATE for them.
-SLOW_TURN_RATE = 2_000
-# --quick: perft cases expecting more nodes are skipped.  The bound of the mutant check
-# (`doublecheck mutants`, default --max-nodes 20000), under which every mutant is killed and every
-# rule keeps a case in every variant; the chess cases under it total about 61,000 nodes, so a
-# slow engine (10,000 nodes a second) has its first report within a minute.
-QUICK_MAX_NODES = 20_000
+from doublecheck.defaults import (CASES_PER_JOB, QUICK_MAX_NODES, SLOW_RATE, SLOW_TURN_RATE,  # noqa: E402
+                                  TIMEOUT)
+from doublecheck.limits import JOBS_AUTO, auto_jobs  # noqa: E402
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -143,10 +134,25 @@ def select_cases(cases, variant=None, rule=None, patterns=()):
     A pattern is a shell-style glob over case ids (``chess/castling/*``); a
     pattern without wildcards also selects every id below it (``chess/castling``).
     """
-    def matches(case_id, p):
-        return fnmatch.fnmatchcase(case_id, p) or case_id.startswith(p.rstrip("/") + "/")
     return [c for c in select(cases, variant, rule)
-            if not patterns or any(matches(c.id, p) for p in patterns)]
+            if not patterns or any(_id_matches(c.id, p) for p in patterns)]
+
+
+def _id_matches(case_id: str, pattern: str) -> bool:
+    return fnmatch.fnmatchcase(case_id, pattern) or case_id.startswith(pattern.rstrip("/") + "/")
+
+
+def case_filter(variant=None, rule=None, patterns=()):
+    """For ``load_cases(wanted=...)``: whether a raw case of a file would be selected by
+    ``select_cases`` (None: every case is, so every file is loaded)."""
+    if variant is None and rule is None and not patterns:
+        return None
+
+    def wanted(file_variant, raw) -> bool:
+        return ((variant is None or file_variant == variant)
+                and (rule is None or rule in (raw.get("rules") or ()))
+                and (not patterns or any(_id_matches(raw["id"], p) for p in patterns)))
+    return wanted
 
 
 # --- time limits --------------------------------------------------------------
@@ -561,7 +567,8 @@ def run_command(options: RunOptions | None = None, engine=None, spec: EngineSpec
         run = _execute(options, chosen, engine, spec, err)
     except _Stop as stop:
         return stop.code
-    known = {c.id for c in cases}
+    known = {c.id for c in cases} if not xfail or case_filter(
+        options.variant, options.rule, options.patterns) is None else case_ids(options.cases_dir)
     run.problems = problems
     run.xfail_file = str(options.xfail_file) if options.xfail_file else None
     run.stale_xfail = sorted(i for i in xfail if i not in known)
@@ -592,7 +599,8 @@ def _prepare(options, err):
             raise _Stop(EXIT_USAGE)
     cases_dir = check_cases_dir(options.cases_dir)   # DataError: the CLI prints it, exit 2
     schema("protocol.schema.json")                   # the answers are checked against it
-    cases, problems = load_cases(cases_dir, deep=True)
+    wanted = case_filter(options.variant, options.rule, options.patterns)
+    cases, problems = load_cases(cases_dir, deep=True, wanted=wanted)   # only the files that are run
     found = select_cases(cases, options.variant, options.rule, options.patterns)
     chosen = select_tier(found, options.deep, options.max_nodes)
     if not chosen:
@@ -607,6 +615,12 @@ def _prepare(options, err):
     return xfail, cases, problems, chosen
 
 
+def run_jobs(options, chosen) -> int:
+    """The engine processes of a run: --jobs N, or for --jobs auto the usable cores, one
+    per CASES_PER_JOB selected cases (a run of one case file stays in this process)."""
+    return options.jobs if options.jobs != JOBS_AUTO else auto_jobs(len(chosen), CASES_PER_JOB)
+
+
 def _execute(options, chosen, engine, spec, err) -> Run:
     """Start the engines, run the chosen cases with progress, close the engines."""
     started = time.strftime("%Y-%m-%dT%H:%M:%S%z")
@@ -617,8 +631,8 @@ def _execute(options, chosen, engine, spec, err) -> Run:
         try:
             if engine is not None:
                 engines = [engine]
-            elif options.jobs > 1:
-                engines = [spec.make_process() for _ in range(options.jobs)]
+            elif run_jobs(options, chosen) > 1:
+                engines = [spec.make_process() for _ in range(run_jobs(options, chosen))]
             else:
                 engines = [spec.make()]
             claims = engines[0].hello()

@@ -28,7 +28,7 @@ from doublecheck.oracle.limits import check_perft_depth
 
 # Seconds one request may run (docs/protocol.md, "Time budget per request"): two hours, room
 # for a perft request of 300 million nodes at 50,000 nodes per second.
-DEFAULT_BUDGET = 7200.0
+from doublecheck.defaults import SERVE_BUDGET as DEFAULT_BUDGET  # noqa: E402
 
 
 def respond(line: bytes, adapter, claims: dict, budget: float | None = DEFAULT_BUDGET) -> dict:

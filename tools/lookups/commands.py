@@ -11,17 +11,14 @@ import json
 import sys
 import textwrap
 
-from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
-from doublecheck.harness.output import OutputError, write_output
-from doublecheck.lookups import lookup, matrix, pgn
 from doublecheck.lookups.operations import operation
-from doublecheck.lookups.svg import svg_for
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.limits import check_perft_depth
 from doublecheck.oracle.errors import (INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_RULE,
                                        UNKNOWN_VARIANT, RulesError, UsageError)
-from doublecheck.perft.parallel import count as perft_count
-from doublecheck.progress import Progress
+
+# Each handler imports the rest of what it needs itself: a one-position lookup then
+# starts without the case loader, PGN, SVG or the perft pool.
 
 
 def _moves(args):
@@ -31,6 +28,8 @@ def _moves(args):
 def _write(path: str, text: str) -> None:
     """Write a file the user named (``harness.output``: whole, or through a device or FIFO);
     failing, a ``cannot-write`` error."""
+    from doublecheck.harness.output import OutputError, write_output
+
     try:
         write_output(path, text)
     except OutputError as e:
@@ -51,10 +50,12 @@ def lookup_command(args) -> int:
     """moves, turns, perft, play, status, fen: one oracle request, printed."""
     rules = variants.get(args.variant)   # looked up once: everything below gets the object
     if args.command == "turns" and args.grouped:
+        from doublecheck.lookups import lookup
         data = lookup.grouped_turns(rules, args.fen, _moves(args))
         print(json.dumps(data) if args.json else lookup.grouped_turns_text(data))
         return 0
     if args.command == "play" and args.pgn:
+        from doublecheck.lookups import pgn
         text = pgn.pgn_for_line(rules, args.fen, _moves(args))
         if args.pgn == "-":
             sys.stdout.write(text)
@@ -74,6 +75,9 @@ def lookup_command(args) -> int:
 def _perft(args, rules) -> int:
     """perft: through the transposition cache (or --no-hash, the plain walk), in this
     process, over --jobs N processes or on the Dask cluster at --scheduler."""
+    from doublecheck.perft.parallel import count as perft_count
+    from doublecheck.progress import Progress
+
     check_perft_depth(rules, args.depth, args.turns)
     if args.divide and args.depth < 1:
         raise RulesError(INVALID_REQUEST, "--divide needs --depth 1 or more")
@@ -83,7 +87,8 @@ def _perft(args, rules) -> int:
     else:
         with Progress("doublecheck perft", 0, "subtrees", None, quiet=args.quiet) as progress:
             answer = perft_count(rules, pos, args.depth, turns=args.turns,
-                                 hash_mb=0 if args.no_hash else args.hash, jobs=args.jobs,
+                                 hash_mb=0 if args.no_hash else args.hash,
+                                 jobs=args.jobs or perft_jobs(rules, pos, args.depth, args.turns),
                                  scheduler=args.scheduler, progress=progress)
         if not args.divide:
             del answer["divide"]
@@ -91,8 +96,22 @@ def _perft(args, rules) -> int:
     return 0
 
 
+def perft_jobs(rules, pos, depth: int, turns: bool) -> int:
+    """--jobs auto for perft: the usable cores when the count may reach PERFT_POOL_NODES
+    (estimated as the number of first steps to the power of the depth), else one process
+    (starting a pool costs more than a small count)."""
+    from doublecheck.defaults import PERFT_POOL_NODES
+    from doublecheck.limits import auto_jobs
+    from doublecheck.oracle.perft import steps
+
+    first = sum(1 for _ in steps(rules, pos, turns))
+    return auto_jobs() if first ** depth >= PERFT_POOL_NODES else 1
+
+
 def rules_command(args) -> int:
     """The rule catalogue, one rule with the cases that cite it, or the coverage matrix."""
+    from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
+
     cases_dir = check_cases_dir(args.cases_dir)
     catalogue, problems = load_rules(cases_dir)
     for problem in problems:
@@ -105,7 +124,7 @@ def rules_command(args) -> int:
     rule = catalogue.get(args.id)
     if rule is None:
         raise DataError(UNKNOWN_RULE, f"no rule with id '{args.id}' in {args.cases_dir}")
-    cases, _ = load_cases(cases_dir)
+    cases, _ = load_cases(cases_dir, wanted=lambda _variant, raw: args.id in (raw.get("rules") or ()))
     cited = [c.id for c in cases if args.id in c.rules and (not args.variant or c.variant in args.variant)]
     if args.json:
         print(json.dumps({"rule": rule, "cases": cited}))
@@ -126,6 +145,8 @@ def rules_command(args) -> int:
 
 def _known_variants(chosen, catalogue) -> None:
     """RulesError(unknown-variant) for a --variant the catalogue does not name."""
+    from doublecheck.lookups import matrix
+
     unknown = [v for v in chosen or [] if v not in matrix.variant_order(catalogue)]
     if unknown:
         raise RulesError(UNKNOWN_VARIANT, f"unknown variant {unknown[0]!r}; the catalogue names "
@@ -134,6 +155,8 @@ def _known_variants(chosen, catalogue) -> None:
 
 def _rule_list(args, catalogue) -> int:
     """Every rule (of the --variant ones, if given): id, title and the variants it belongs to."""
+    from doublecheck.lookups import matrix
+
     every = matrix.variant_order(catalogue)
     rules = {rid: rule for rid, rule in catalogue.items()
              if not args.variant or set(args.variant) & set(rule.get("variants", []))}
@@ -156,6 +179,9 @@ def _variants_of(rule, every) -> str:
 def _matrix(args, cases_dir, catalogue, shown) -> int:
     """rules --matrix: exit 0 when every cell the catalogue does not justify has cases and
     nothing is thin, else 1."""
+    from doublecheck.casefiles import load_cases
+    from doublecheck.lookups import matrix
+
     if args.id is not None:
         raise UsageError("--matrix shows every rule; give either a rule id or --matrix",
                          "doublecheck rules")
@@ -171,6 +197,8 @@ def _matrix(args, cases_dir, catalogue, shown) -> int:
 
 
 def show_command(args) -> int:
+    from doublecheck.lookups import lookup
+
     if args.json:
         print(json.dumps(lookup.show_data(args.variant, args.fen, _moves(args))))
     else:
@@ -180,6 +208,8 @@ def show_command(args) -> int:
 
 def explain_command(args) -> int:
     """Exit 0 when the move or turn is legal, 1 when it is not."""
+    from doublecheck.lookups import lookup
+
     result = lookup.explain(args.variant, args.fen, _moves(args), move=args.move, turn=args.turn)
     if not result["legal"] and result["code"] == INVALID_MOVE_TEXT:
         raise RulesError(INVALID_MOVE_TEXT, result["reason"])
@@ -188,12 +218,16 @@ def explain_command(args) -> int:
 
 
 def replay_command(args) -> int:
+    from doublecheck.lookups import pgn
+
     report = pgn.replay_file(args.file)
     print(json.dumps(report) if args.json else pgn.report_text(report))
     return pgn.exit_code(report)
 
 
 def svg_command(args) -> int:
+    from doublecheck.lookups.svg import svg_for
+
     text = svg_for(args.variant, args.fen, _moves(args), turn=args.turn, title=args.title)
     if not args.output or args.output == "-":
         sys.stdout.write(text)

@@ -29,7 +29,7 @@ from itertools import islice
 
 from doublecheck.oracle.perft import perft, perft_turns, steps
 
-DEFAULT_HASH_MB = 1024   # per counting process: four of them fit a 24 GB machine with room to spare
+from doublecheck.defaults import HASH_MB as DEFAULT_HASH_MB  # noqa: E402 (per counting process)
 SLOT_BYTES = 120         # a dict slot and index, the count, and the dict's spare room, per entry
 KEEP = 0.75              # a full table is cut down to this share of its capacity
 

@@ -17,7 +17,10 @@ included.  The executors:
 
 Each worker process keeps one transposition table (``--hash`` MB) for all the
 tasks it counts in a run, so transpositions between the subtrees it is given
-are found too.  A worker that dies does not change the answer: Dask runs its
+are found too.  For the pools the split goes down to ``LEAF_PLIES`` above the
+leaves, and the tasks travel in chunks that keep the positions which transpose
+into each other together (``doublecheck.perft.split``, "Keeping transpositions
+together"): so two processes do about the work of one, each half of it.  A worker that dies does not change the answer: Dask runs its
 tasks again on another worker by itself; a broken local pool is replaced and
 the tasks without a count are submitted again (at most ``RETRIES`` times).
 """
@@ -35,7 +38,8 @@ from doublecheck.perft.split import plan
 from doublecheck.progress import Progress
 from doublecheck.oracle.errors import CLUSTER_UNAVAILABLE, WORKERS_LOST
 
-TASKS_PER_WORKER = 16   # the split goes deep enough for this many distinct subtrees per worker
+TASKS_PER_WORKER = 16   # the split goes deep enough for this many distinct subtrees (and chunks) per worker
+LEAF_PLIES = 2          # the pools' split leaves this many plies to each task (when the frontier allows)
 RETRIES = 3             # times a run starts over the unfinished tasks after losing workers
 CONNECT_TIMEOUT = 20    # seconds to reach a Dask scheduler
 
@@ -61,6 +65,11 @@ def count_task(task, hash_mb: int) -> int:
         _table = Table(hash_mb)
     counter = Counter(variants.get(task.variant), _table if hash_mb else None)
     return counter.count(task.pos, task.depth, task.turns)
+
+
+def count_chunk(tasks, hash_mb: int) -> list:
+    """Count the subtrees of one chunk, in order, with this process's table."""
+    return [count_task(task, hash_mb) for task in tasks]
 
 
 def release_table() -> None:
@@ -188,16 +197,21 @@ def count(rules, pos, depth: int, turns: bool = False, hash_mb: int = DEFAULT_HA
     finished = False
     try:
         workers = executor.workers() if executor else 1
-        split = plan(rules, pos, depth, turns, min_tasks=TASKS_PER_WORKER * workers if executor else 1)
+        if executor is None:   # one table for everything: the first steps are enough
+            split = plan(rules, pos, depth, turns)
+            chunks = [[i] for i in range(len(split.tasks))]
+        else:
+            split = plan(rules, pos, depth, turns, min_tasks=TASKS_PER_WORKER * workers, below=LEAF_PLIES)
+            chunks = split.chunks(TASKS_PER_WORKER * workers)
         weights = [0] * len(split.tasks)
         for share in split.shares.values():
             for i, n in share.items():
                 weights[i] += n
-        tally = Tally(len(split.tasks), weights, progress)
+        tally = Tally(len(chunks), weights, progress)
         if executor is None:
             counts = _here(rules, split.tasks, hash_mb, tally)
         else:
-            counts = _elsewhere(executor, split.tasks, hash_mb, tally)
+            counts = _elsewhere(executor, split.tasks, chunks, hash_mb, tally)
         finished = True
     finally:
         if executor is not None:
@@ -221,9 +235,10 @@ class Tally:
         elapsed = time.perf_counter() - self.began
         return f"{self.nodes:,} nodes, {rate(self.nodes / elapsed if elapsed > 0 else 0)} nodes/s"
 
-    def add(self, i: int, n: int) -> None:
-        self.nodes += self.weights[i] * n
-        self.progress.finish(f"subtree {i + 1}")
+    def add(self, chunk: list, counts: list) -> None:
+        """The counts of one chunk of subtrees (task indices ``chunk``) have arrived."""
+        self.nodes += sum(self.weights[i] * n for i, n in zip(chunk, counts))
+        self.progress.finish(f"subtree {chunk[0] + 1}" if len(chunk) == 1 else f"{len(chunk)} subtrees")
 
 
 def _here(rules, tasks, hash_mb, tally) -> list:
@@ -232,29 +247,26 @@ def _here(rules, tasks, hash_mb, tally) -> list:
     for i, task in enumerate(tasks):
         n = counter.count(task.pos, task.depth, task.turns)
         counts.append(n)
-        tally.add(i, n)
+        tally.add([i], [n])
     return counts
 
 
-def _elsewhere(executor, tasks, hash_mb, tally) -> list:
+def _elsewhere(executor, tasks, chunks, hash_mb, tally) -> list:
     counts = [None] * len(tasks)
     lost = lost_worker_errors()
     for attempt in range(RETRIES + 1):
-        todo = [i for i, n in enumerate(counts) if n is None]
+        todo = [chunk for chunk in chunks if counts[chunk[0]] is None]
         if not todo:
             break
-        futures = {executor.submit(count_task, tasks[i], hash_mb): i for i in todo}
+        futures = {executor.submit(count_chunk, [tasks[i] for i in chunk], hash_mb): chunk for chunk in todo}
         try:
             for future in cf.as_completed(futures):
-                i = futures[future]
-                counts[i] = future.result()
-                tally.add(i, counts[i])
+                _settle(futures[future], future.result(), counts, tally)
         except lost as e:
-            for future, i in futures.items():  # keep every count that did arrive
-                if counts[i] is None and future.done() and not future.cancelled() \
+            for future, chunk in futures.items():  # keep every count that did arrive
+                if counts[chunk[0]] is None and future.done() and not future.cancelled() \
                         and future.exception() is None:
-                    counts[i] = future.result()
-                    tally.add(i, counts[i])
+                    _settle(chunk, future.result(), counts, tally)
             missing = sum(n is None for n in counts)
             if attempt == RETRIES:
                 raise PerftError(WORKERS_LOST, f"workers were lost {RETRIES + 1} times; "
@@ -263,3 +275,9 @@ def _elsewhere(executor, tasks, hash_mb, tally) -> list:
                                 f"counting its {missing} unfinished subtrees again")
             executor.restart()
     return counts
+
+
+def _settle(chunk: list, results: list, counts: list, tally) -> None:
+    for i, n in zip(chunk, results):
+        counts[i] = n
+    tally.add(chunk, results)

@@ -10,6 +10,7 @@ node budget are skipped.
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import json
 import sys
 import time
@@ -21,10 +22,11 @@ from doublecheck.harness.compare import compare
 from doublecheck.harness.engines import AdapterEngine
 from doublecheck.harness.runner import expected_nodes
 from doublecheck.oracle import api, variants
+from doublecheck.limits import auto_jobs
 from doublecheck.progress import Progress
 from doublecheck.oracle.errors import UNKNOWN_MUTANT
 
-DEFAULT_MAX_NODES = 20_000   # perft cases expecting more nodes are skipped
+from doublecheck.defaults import MUTANTS_MAX_NODES as DEFAULT_MAX_NODES  # noqa: E402 (perft cases above it are skipped)
 KILLERS_SHOWN = 3            # a mutant's run stops after this many killing cases
 
 EXIT_ALL_KILLED, EXIT_SURVIVOR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -101,6 +103,34 @@ def run_mutant(m: Mutant, cases, max_nodes=DEFAULT_MAX_NODES, stop_after=KILLERS
     return outcome
 
 
+_cases = None   # the cases, in a worker process of outcomes_of
+
+
+def _keep_cases(cases) -> None:
+    global _cases
+    _cases = cases
+
+
+def _run_named(name: str, max_nodes) -> Outcome:
+    return run_mutant(CATALOGUE[name], _cases, max_nodes)
+
+
+def outcomes_of(chosen, cases, max_nodes, jobs: int = 1):
+    """The outcome of each chosen mutant, in the order chosen, computed here or on ``jobs``
+    processes (each gets the cases once); the outcomes are the same either way."""
+    if jobs <= 1 or len(chosen) <= 1:
+        yield from (run_mutant(m, cases, max_nodes) for m in chosen)
+        return
+    with cf.ProcessPoolExecutor(jobs, initializer=_keep_cases, initargs=(cases,)) as pool:
+        futures = [pool.submit(_run_named, m.name, max_nodes) for m in chosen]
+        try:
+            for future in futures:
+                yield future.result()
+        finally:
+            for future in futures:
+                future.cancel()
+
+
 def witness_diff(m: Mutant) -> list[str]:
     """How the mutant's answer to its witness differs from the oracle's (empty: it does not)."""
     request = m.witness_request()
@@ -167,12 +197,14 @@ def mutants_command(args) -> int:
     start = time.perf_counter()
     outcomes = []
     quiet = getattr(args, "quiet", False)
+    jobs = getattr(args, "jobs", 1) or auto_jobs(len(chosen))
     try:
         with Progress("doublecheck mutants", len(chosen), "mutants", "survived",
                       quiet=quiet) as progress:
+            results = outcomes_of(chosen, cases, max_nodes, jobs)
             for m in chosen:
                 progress.start(m.name)
-                outcomes.append(run_mutant(m, cases, max_nodes))
+                outcomes.append(next(results))
                 progress.finish(m.name, bad=not outcomes[-1].killed)
                 if not args.json and not quiet:
                     progress.note(f"  {m.name}: {'killed' if outcomes[-1].killed else 'SURVIVED'} "
