@@ -7,6 +7,7 @@ each of the rule's variants.  The scratch-tree tests check that the matrix
 finds each kind of gap and inconsistency.
 """
 
+import dataclasses
 import json
 
 import pytest
@@ -31,6 +32,16 @@ def real():
 
 def test_no_unjustified_gap(real):
     assert [matrix.gap_text(g) for g in real.gaps] == []
+
+
+def test_nothing_thin():
+    """No rule cell rests on one curated case or one colour, no mutant on one curated kill (the
+    kill record is read where fresh and played again where not, so this never trusts a stale one)."""
+    catalogue, _ = load_rules()
+    cases, _ = load_cases()
+    columns = matrix.variant_order(catalogue)
+    m = matrix.build(catalogue, cases, kills=matrix.mutant_kills(cases, columns))
+    assert [matrix.thin_text(t) for t in m.thin] == []
 
 
 def test_no_inconsistency(real):
@@ -273,7 +284,7 @@ def test_a_fen_part_needs_a_colour_tag(tree):
         "fen:abilities:mover in double-move has no case on the side 'black'"]
 
 
-def test_cli_shows_the_parts_and_exits_1_while_one_is_uncovered(tree, capsys):
+def test_cli_shows_the_parts_and_exits_1_while_one_is_uncovered(tree, capsys, no_mutants):
     cases = part_cases()
     cases["chess"].append(case("chess", "counted", ["G3"], ["identity:castling"], {"status": STATUS_THREEFOLD}))
     tree(part_rules(), cases)
@@ -295,21 +306,107 @@ def test_the_schema_knows_each_part():
     assert [w for w in words if matrix.part_of(w)] == [w for w in words if w.count(":") == 2]
 
 
+# ------------------------------------------------------------ thin cells
+
+def thick_cases():
+    """full_cases plus a Black case per variant: no rule rests on one case or one colour."""
+    cases = full_cases()
+    cases["chess"].append(case("chess", "black", ["G1", "G3"], ["colour:black"]))
+    cases["double-move"].append(case("double-move", "black-g1", ["G1"], ["colour:black"]))
+    return cases
+
+
+def test_a_rule_on_one_case_or_one_colour_is_thin(tree):
+    assert matrix.build(*tree(RULES, thick_cases())).thin == []
+    m = matrix.build(*tree(RULES, full_cases()))
+    assert [matrix.thin_text(t) for t in m.thin] == [
+        "G1 in chess: 1 curated case(s); no black case",
+        "G1 in double-move: 1 curated case(s); no black case",
+        "G3 in chess: 2 curated case(s); no black case"]
+    assert m.gaps == []
+
+
+def test_the_colour_comes_from_the_tag_or_the_side_to_move(tree):
+    cases = thick_cases()
+    del cases["chess"][2]["covers"]
+    cases["chess"][2].update(request={"op": "status", "fen": "8/8/8/8/8/8/8/K1k5 b - - 0 1"})
+    assert matrix.build(*tree(RULES, cases)).thin == []
+    cases["chess"][2]["request"]["fen"] = "8/8/8/8/8/8/8/K1k5 w - - 0 1"
+    assert [t["id"] for t in matrix.build(*tree(RULES, cases)).thin] == ["G1", "G3"]
+
+
+def test_one_colour_rules_need_two_cases_only(tree):
+    rules = [dict(RULES[0], one_colour="White's first turn only")] + RULES[1:]
+    cases = thick_cases()
+    cases["double-move"].pop()
+    m = matrix.build(*tree(rules, cases))
+    assert [matrix.thin_text(t) for t in m.thin] == ["G1 in double-move: 1 curated case(s)"]
+
+
+def test_a_mutant_killed_by_one_curated_case_is_thin(tree):
+    m = matrix.build(*tree(RULES, thick_cases()), kills={"chess/a": 1, "chess/b": 2, "double-move/c": 0})
+    assert [matrix.thin_text(t) for t in m.thin] == ["mutant chess/a is killed by 1 curated case(s)",
+                                                    "mutant double-move/c is killed by 0 curated case(s)"]
+    m = matrix.build(*tree(RULES, thick_cases()), variants=["chess"], kills={"double-move/c": 0})
+    assert m.thin == []
+
+
+def test_the_kill_record_counts_curated_cases_only(tree):
+    """Against a scratch tree a real mutant is killed by exactly the curated cases that fail."""
+    from doublecheck.authoring.mutants import CATALOGUE, record
+    m = CATALOGUE["double-move-anul/capture-no-brake"]
+    req = {"op": "play", "fen": "4k3/8/8/8/8/8/p7/R3K3 w - - 0 1 -", "moves": ["a1a2"]}
+    killing = dict(case("double-move-anul", "kill", ["A1"]), request=req,
+                   expect={"fen": "4k3/8/8/8/8/8/R7/4K3 b - - 0 1 -"})
+    quiet = dict(case("double-move-anul", "quiet", ["A1"]), request={"op": "status"})
+    _, cases = tree(RULES + [{"id": "A1", "title": "t", "statement": "s", "source": "x",
+                              "variants": ["double-move-anul"]}],
+                    {"double-move-anul": [killing, quiet]})
+    assert record.killers(m, cases) == ["double-move-anul/topic/kill"]
+    generated = [dataclasses.replace(c, generated=True) for c in cases]
+    assert record.killers(m, generated) == []
+    rec = record.kill_record(cases, ["double-move-anul"], path=tree.root / "none.json")
+    assert record.counts_of(rec)[m.name] == 1
+    # a stored record is reused only while its fingerprint holds; a damaged one is rebuilt
+    kept = tree.root / "kills.json"
+    kept.write_text(record.record_text(rec))
+    assert record.kill_record(cases, ["double-move-anul"], path=kept) == rec
+    entry = rec["variants"]["double-move-anul"]
+    for damage in ({"fingerprint": "0"}, {"killers": [m.name]}, {"killers": {m.name: 3}}):
+        kept.write_text(json.dumps({"variants": {"double-move-anul": {**entry, **damage}}}))
+        assert record.kill_record(cases, ["double-move-anul"], path=kept) == rec
+    kept.write_text("[1, 2")
+    assert record.kill_record(cases, ["double-move-anul"], path=kept) == rec
+
+
 # ------------------------------------------------------------ the command line
 
-def test_cli_text_and_json(tree, capsys):
-    tree(RULES, full_cases())
+@pytest.fixture
+def no_mutants(monkeypatch):
+    """The scratch trees hold no case a real mutant could be judged by."""
+    monkeypatch.setattr(matrix, "mutant_kills", lambda cases, variants: {})
+
+
+def test_cli_text_and_json(tree, capsys, no_mutants):
+    tree(RULES, thick_cases())
     assert main(["rules", "--matrix", "--cases-dir", str(tree.root)]) == 0
     out = capsys.readouterr().out
     assert "columns: c = chess, dm = double-move" in out
-    assert "identity:turn (counted/not counted)" in out and "0 gap(s), 0 problem(s)" in out
+    assert "identity:turn (counted/not counted)" in out and "0 gap(s), 0 problem(s), 0 thin" in out
     assert main(["rules", "--matrix", "--json", "--cases-dir", str(tree.root)]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["variants"] == ["chess", "double-move"] and data["gaps"] == []
-    assert {"id": "G3", "cases": {"chess": 2}, "not_tested": {}} in data["rules"]
+    assert {"id": "G3", "cases": {"chess": 3}, "not_tested": {}} in data["rules"]
 
 
-def test_cli_exits_1_on_a_gap(tree, capsys):
+def test_cli_exits_1_on_a_thin_cell(tree, capsys, no_mutants):
+    tree(RULES, full_cases())
+    assert main(["rules", "--matrix", "--cases-dir", str(tree.root)]) == 1
+    out = capsys.readouterr().out
+    assert "thin: G1 in chess: 1 curated case(s); no black case" in out and "1~" in out
+
+
+def test_cli_exits_1_on_a_gap(tree, capsys, no_mutants):
     cases = full_cases()
     cases["double-move"][0]["rules"] = ["D1"]
     tree(RULES, cases)
@@ -319,7 +416,7 @@ def test_cli_exits_1_on_a_gap(tree, capsys):
     assert "0!" in out
 
 
-def test_cli_bad_combinations(tree, capsys):
+def test_cli_bad_combinations(tree, capsys, no_mutants):
     tree(RULES, full_cases())
     assert main(["rules", "G1", "--matrix", "--cases-dir", str(tree.root)]) == 2
     assert capsys.readouterr().err.startswith("error: usage: ")

@@ -540,8 +540,11 @@ the rule's statement and source and the ids of the cases that test it (with
 (columns) with the number of cases citing each, then the state components
 (position identity, each half of a turn, FEN fields) with the cases covering
 each side of them: repetition counted / not counted, White / Black. Empty
-cells the catalogue does not justify are listed as gaps, and the exit status
-is then 1 (doublecheck docs case-format, "The coverage matrix").""",
+cells the catalogue does not justify are listed as gaps; a rule cell that
+fewer than two curated cases (or curated cases of one colour only) carry, and
+a mutant that fewer than two curated cases kill, are listed as thin. The exit
+status is 1 when there is either (doublecheck docs case-format, "The coverage
+matrix").""",
                        epilog="""\
 examples:
   doublecheck rules
@@ -553,7 +556,7 @@ examples:
 """)
     p.add_argument("id", nargs="?", help="a rule id (G3, FIDE-3.8.2, ...)")
     p.add_argument("--matrix", action="store_true",
-                   help="print the coverage matrix; exit 1 when it has a gap")
+                   help="print the coverage matrix; exit 1 when it has a gap or a thin cell")
     p.add_argument("--variant", metavar="V", action="append",
                    help="only the rules (or, with --matrix, the column) of this variant "
                         "(may be repeated)")

@@ -17,7 +17,10 @@
 
 - The catalogue tables of docs/mutants.md come from the mutant catalogue
   (``doublecheck.authoring.mutants``: each ``@mutant`` line and the class's
-  docstring).
+  docstring), with the number of curated cases that kill each mutant, read
+  from the kill record (``doublecheck.authoring.mutants.record``), which is
+  itself written here: a variant whose cases, oracle or mutants changed since
+  the record was written is played again.
 
 The docs exist only in a checkout of the repository; an installed package
 has schemas but no docs, and then only the schemas are looked at.
@@ -124,8 +127,9 @@ def doc_text(text: str, table: str, where: str, markers=(TABLE_START, TABLE_END)
     return text[:start] + table + text[end + len(last):]
 
 
-def mutant_tables() -> str:
-    """The catalogue part of docs/mutants.md: one table per variant (markers included)."""
+def mutant_tables(kills: dict[str, int]) -> str:
+    """The catalogue part of docs/mutants.md: one table per variant (markers included);
+    ``kills`` is mutant name -> curated cases that kill it."""
     from doublecheck.authoring.mutants import CATALOGUE
     by_variant = {}
     for m in CATALOGUE.values():
@@ -135,9 +139,16 @@ def mutant_tables() -> str:
     out = [MUTANTS_START]
     for variant, entries in by_variant.items():
         out += ["", f"### {variant} ({len(entries)})", "",
-                "| Mutant | Rule | The mistake | Why someone writes it |", "|---|---|---|---|"]
-        out += [f"| `{m.name}` | {m.rule} | {_cell(m.description)} | {_cell(m.why)} |" for m in entries]
+                "| Mutant | Rule | The mistake | Why someone writes it | Curated killers |",
+                "|---|---|---|---|---|"]
+        out += [f"| `{m.name}` | {m.rule} | {_cell(m.description)} | {_cell(m.why)} | "
+                f"{_killers_cell(kills.get(m.name, 0))} |" for m in entries]
     return "\n".join(out + ["", MUTANTS_END])
+
+
+def _killers_cell(n: int) -> str:
+    from doublecheck.authoring.mutants.record import THIN_BELOW
+    return f"{n} (thin)" if n < THIN_BELOW else str(n)
 
 
 def protocol_text(text: str) -> str:
@@ -226,7 +237,11 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
                             "about of each variant's rules class", variant_rows(docs_dir), "README.md")
     mutants = Path(docs_dir) / "mutants.md"
     if mutants.exists():
-        out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(),
+        from doublecheck.authoring.mutants import record
+        cases, _ = casefiles.load_cases(CASES_DIR, warn=lambda message: None)
+        kills = record.kill_record(cases)
+        out[record.RECORD] = record.record_text(kills)
+        out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(record.counts_of(kills)),
                                 "docs/mutants.md", (MUTANTS_START, MUTANTS_END))
     catalogue, _ = load_rules(CASES_DIR)
     pages = [(Path(docs_dir) / f"{variant}.md", variant, f"docs/{variant}.md") for variant in REGISTRY]

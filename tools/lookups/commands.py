@@ -154,7 +154,8 @@ def _variants_of(rule, every) -> str:
 
 
 def _matrix(args, cases_dir, catalogue, shown) -> int:
-    """rules --matrix: exit 0 when every cell the catalogue does not justify has cases, else 1."""
+    """rules --matrix: exit 0 when every cell the catalogue does not justify has cases and
+    nothing is thin, else 1."""
     if args.id is not None:
         raise UsageError("--matrix shows every rule; give either a rule id or --matrix",
                          "doublecheck rules")
@@ -163,9 +164,10 @@ def _matrix(args, cases_dir, catalogue, shown) -> int:
     for problem in problems:
         if problem not in shown:     # the catalogue's own problems were printed already
             print(f"warning: {problem}", file=sys.stderr)
-    table = matrix.build(catalogue, cases, args.variant)
+    columns = args.variant or matrix.variant_order(catalogue)
+    table = matrix.build(catalogue, cases, args.variant, matrix.mutant_kills(cases, columns))
     print(json.dumps(table.as_json()) if args.json else matrix.as_text(table))
-    return 1 if table.gaps or table.problems else 0
+    return 1 if table.gaps or table.problems or table.thin else 0
 
 
 def show_command(args) -> int:

@@ -24,6 +24,17 @@ Everything here is counted from data, never guessed:
   it shows two positions differing only in that part that a count must not
   merge.
 
+- *Thin cells.*  A rule that only one curated case cites in a variant, or
+  that the curated cases of a variant test for one colour only, rests on one
+  case: editing it would leave the rule untested.  Such a cell is *thin*
+  unless the rule's ``one_colour`` entry says why it concerns one colour only
+  (then two cases are still needed).  A case's colour is its ``colour:*`` tag,
+  else the side to move of its request's FEN (White for the start position):
+  the side whose move the case is about.  A catalogued mutant is thin when
+  fewer than two curated cases kill it (the kill record,
+  ``doublecheck.authoring.mutants.record``).  Generated perft and playout
+  cases never count towards either.
+
 A new variant therefore only adds cases and catalogue entries: the rows, the
 columns and the requirements all come from the rule catalogue and the cases.
 """
@@ -39,6 +50,7 @@ COLOUR = "colour"
 SIDES = {"identity": ("counted", "not counted")}        # every other family: white / black
 COLOURS = ("white", "black")
 PARTS = {"mover": "the side to move's part", "other": "the other side's part"}
+THIN_BELOW = 2      # fewer curated cases than this, for a rule cell or a mutant, is "thin"
 
 
 def vocabulary() -> list[str]:
@@ -110,6 +122,7 @@ class Matrix:
     absent: dict = field(default_factory=dict)   # component -> {variant: why it has none}
     gaps: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    thin: list[dict] = field(default_factory=list)     # see thin_rules and thin_mutants
 
     def as_json(self) -> dict:
         return {"variants": self.variants,
@@ -118,7 +131,7 @@ class Matrix:
                 "components": [{"component": comp, "sides": list(sides_of(comp)), "cases": cells}
                                for comp, cells in self.components.items()],
                 "absent": self.absent, "colours": self.colours, "gaps": self.gaps,
-                "problems": self.problems}
+                "problems": self.problems, "thin": self.thin}
 
 
 def variant_order(catalogue) -> list[str]:
@@ -127,8 +140,9 @@ def variant_order(catalogue) -> list[str]:
     return [v for v in api.VARIANTS if v in named] + sorted(named - set(api.VARIANTS))
 
 
-def build(catalogue: dict, cases, variants=None) -> Matrix:
-    """The matrix of ``cases`` against the rule ``catalogue`` (optionally for some variants only)."""
+def build(catalogue: dict, cases, variants=None, kills=None) -> Matrix:
+    """The matrix of ``cases`` against the rule ``catalogue`` (optionally for some variants only);
+    ``kills`` (mutant name -> curated cases killing it) adds the thin mutants."""
     columns = [v for v in variant_order(catalogue) if variants is None or v in variants]
     known = vocabulary()
     m = Matrix(columns, {}, {}, {}, {v: dict.fromkeys(COLOURS, 0) for v in columns})
@@ -190,7 +204,66 @@ def build(catalogue: dict, cases, variants=None) -> Matrix:
             for side, n in counts.items():
                 if not n:
                     m.gaps.append({"kind": "component", "id": comp, "variant": v, "side": side})
+    m.thin = thin_rules(catalogue, cases, m) + thin_mutants(kills or {}, columns)
     return m
+
+
+# ------------------------------------------------------------------ thin cells
+
+def case_colour(case) -> str:
+    """The colour a case is about: its colour tag, else the side to move of its request's FEN."""
+    for c in COLOURS:
+        if f"{COLOUR}:{c}" in case.covers:
+            return c
+    fields = str(case.request.get("fen", "")).split()
+    return "black" if len(fields) > 1 and fields[1] == "b" else "white"
+
+
+def curated_citations(cases) -> dict:
+    """(rule id, variant) -> the colours of the curated cases citing it, one entry per case."""
+    out = {}
+    for case in cases:
+        if not case.generated:
+            for rid in case.rules:
+                out.setdefault((rid, case.variant), []).append(case_colour(case))
+    return out
+
+
+def thin_rules(catalogue: dict, cases, m: Matrix) -> list[dict]:
+    """Rule cells resting on fewer than two curated cases, or on one colour only."""
+    cited = curated_citations(cases)
+    out = []
+    for rid, cells in m.rules.items():
+        one_colour = "one_colour" in catalogue[rid]
+        for v in cells:
+            if v in m.not_tested[rid]:
+                continue
+            colours = cited.get((rid, v), [])
+            missing = [] if one_colour else [c for c in COLOURS if c not in colours]
+            if len(colours) < THIN_BELOW or missing:
+                out.append({"kind": "rule", "id": rid, "variant": v, "cases": len(colours),
+                            "missing_colours": missing})
+    return out
+
+
+def thin_mutants(kills: dict, variants) -> list[dict]:
+    """Mutants of the shown variants that fewer than two curated cases kill."""
+    return [{"kind": "mutant", "id": name, "variant": name.split("/", 1)[0], "cases": n}
+            for name, n in kills.items() if n < THIN_BELOW and name.split("/", 1)[0] in variants]
+
+
+def mutant_kills(cases, variants) -> dict[str, int]:
+    """mutant name -> curated cases of ``cases`` that kill it, for the mutants of ``variants``
+    (read from the kill record where it is still fresh, played again where not)."""
+    from doublecheck.authoring.mutants import record
+    return record.counts_of(record.kill_record(cases, variants))
+
+
+def thin_text(t: dict) -> str:
+    if t["kind"] == "mutant":
+        return f"mutant {t['id']} is killed by {t['cases']} curated case(s)"
+    colours = f"; no {' or '.join(t['missing_colours'])} case" if t["missing_colours"] else ""
+    return f"{t['id']} in {t['variant']}: {t['cases']} curated case(s){colours}"
 
 
 # ------------------------------------------------------------------ text
@@ -229,6 +302,7 @@ def as_text(m: Matrix) -> str:
                 for name, cells in rows]
         return out
 
+    thin = {(t["id"], t["variant"]) for t in m.thin if t["kind"] == "rule"}
     rule_rows = []
     for rid, cells in m.rules.items():
         row = []
@@ -238,7 +312,7 @@ def as_text(m: Matrix) -> str:
             elif v in m.not_tested[rid]:
                 row.append("-")
             else:
-                row.append(str(cells[v]) if cells[v] else "0!")
+                row.append((str(cells[v]) if cells[v] else "0!") + ("~" if (rid, v) in thin and cells[v] else ""))
         rule_rows.append((rid, row))
     lines += table("rule", rule_rows)
     lines.append("")
@@ -261,14 +335,16 @@ def as_text(m: Matrix) -> str:
     lines.append("")
     lines += parts_legend(m)
     lines.append("cells: a number of cases; '.' does not apply; '-' not tested, the catalogue says why "
-                 "(doublecheck rules ID); '!' a gap")
+                 "(doublecheck rules ID); '!' a gap; '~' thin (fewer than two curated cases, or one "
+                 "colour only)")
     lines += [f"absent: {v} has no {comp}: {why}"
               for comp, by in m.absent.items() for v, why in by.items()]
     applicable = sum(len(c) for c in m.rules.values())
     justified = sum(len(r) for r in m.not_tested.values())
     comp_cells = sum(len(c) for c in m.components.values())
     lines.append(f"{applicable} rule cells ({justified} not tested), {comp_cells} component cells; "
-                 f"{len(m.gaps)} gap(s), {len(m.problems)} problem(s)")
+                 f"{len(m.gaps)} gap(s), {len(m.problems)} problem(s), {len(m.thin)} thin")
     lines += [f"gap: {gap_text(g)}" for g in m.gaps]
+    lines += [f"thin: {thin_text(t)}" for t in m.thin]
     lines += [f"problem: {p}" for p in m.problems]
     return "\n".join(lines)

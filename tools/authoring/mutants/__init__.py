@@ -87,7 +87,7 @@ def _load_variant_modules():
     """Import every variant module of this package (each registers its mutants), then the
     mutant module each variant plugin names (a warning naming the plugin if it fails)."""
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        if info.name not in ("common", "kill"):
+        if info.name not in ("common", "kill", "record"):
             importlib.import_module(f"{__name__}.{info.name}")
     from doublecheck.oracle import variants
     for variant in variants.plugins():

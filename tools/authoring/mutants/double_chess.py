@@ -238,3 +238,21 @@ class WhiteTargetNotWritten(TargetNotWrittenMixin, DoubleChess):
          "moves": ["b1c3", "p8p7", "c3b1", "p7p8", "b1c3", "p8p7", "c3b1", "p7p8"]})
 class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin, DoubleChess):
     """each rook's right read as "may the side to move still castle?", so the other side's drop out of the key"""
+
+
+# --- moves that change several squares (issue 27) -----------------------------------
+
+@mutant("en-passant-pin-blind", "FIDE-3.9.2",
+        "the king-safety test of an en passant capture leaves the taken pawn on its square, so a pin along "
+        "the rank through both pawns is missed",
+        {"op": "moves", "fen": "4k11/16/16/KPp12r/16/16/16/16 w - c6 0 5"})
+class EnPassantPinBlind(DoubleChess):
+    """the generic make-and-test code removes the piece on the target square, which is empty"""
+
+    def king_safe_after(self, pos, move):
+        if not move.en_passant:
+            return super().king_safe_after(pos, move)
+        board = list(pos.board)
+        board[move.to], board[move.frm] = board[move.frm], None
+        king = "K" if pos.turn == WHITE else "k"
+        return not self.attacked(board, board.index(king), BLACK if pos.turn == WHITE else WHITE)

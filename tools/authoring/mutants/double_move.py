@@ -7,6 +7,7 @@ from doublecheck.authoring.mutants.common import (AnyFirstPartCompletesMixin, Co
                                                   EnPassantBlindIdentityMixin, GameEndWithoutEnPassantMixin,
                                                   KingReturnKeepsRightsMixin, MoverRightsOnlyIdentityMixin,
                                                   TargetNotWrittenMixin)
+from doublecheck.oracle.chess import game_over
 from doublecheck.oracle.position import BLACK, WHITE, other
 from doublecheck.oracle.variants.double_move import LETTER, Abilities, DoubleMove
 
@@ -315,3 +316,33 @@ class RepetitionKeepsOnlyMoverAbility(DoubleMove):
     def identity(self, pos):
         mine = pos.state.unused.replace(LETTER[other(pos.turn)], "")
         return super().identity(pos.replace(state=pos.state._replace(unused=mine)))
+
+
+# --- where two rules meet (issue 27) ------------------------------------------------
+
+@mutant("seventy-five-beats-mate", "G3",
+        "the seventy-five-move rule is looked at before checkmate, so a mate that brings the clock to 150 is a draw",
+        {"op": "play", "fen": "7k/6pp/8/8/8/8/8/R5K1 w - - 149 60", "moves": ["a1a8"]})
+class SeventyFiveBeatsMateDM(DoubleMove):
+    """the draw rules checked first, for speed, as in the chess mutant of the same name"""
+
+    def status(self, pos, history=()):
+        if not self.mid_turn(pos) and pos.halfmove >= 150:
+            return game_over("seventy-five-moves")
+        return super().status(pos, history)
+
+
+@mutant("en-passant-pin-blind", "DM-every-half-legal",
+        "the king-safety test of an en passant capture leaves the taken pawn on its square, so a pin along "
+        "the rank through both pawns is missed",
+        {"op": "moves", "fen": "4k3/8/8/KPp4r/8/8/8/8 w - c6 0 5"})
+class EnPassantPinBlindDM(DoubleMove):
+    """the generic make-and-test code removes the piece on the target square, which is empty"""
+
+    def king_safe_after(self, pos, move):
+        if not move.en_passant:
+            return super().king_safe_after(pos, move)
+        board = list(pos.board)
+        board[move.to], board[move.frm] = board[move.frm], None
+        king = "K" if pos.turn == WHITE else "k"
+        return not self.attacked(board, board.index(king), other(pos.turn))

@@ -10,6 +10,7 @@ from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin,
                                                   RightsBlindIdentityMixin, TargetNotWrittenMixin,
                                                   checks_as_plain_step, checks_by_moved_piece, gives_check,
                                                   is_double_step)
+from doublecheck.oracle.chess import game_over
 from doublecheck.oracle.position import BLACK, WHITE
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, with_state
 
@@ -292,3 +293,43 @@ class BlackTargetNotWrittenAnul(TargetNotWrittenMixin, DoubleMoveAnul):
          "moves": ["b1c3,c3b1", "h8h7,h7h8", "b1c3,c3b1", "b8c6,c6b8"]})
 class RepetitionKeepsOnlyMoverRights(MoverRightsOnlyIdentityMixin, DoubleMoveAnul):
     """the rights read as "may the side to move still castle?", so the other side's drop out of the key"""
+
+
+# --- where two rules meet (issue 27) ------------------------------------------------
+
+@mutant("seventy-five-beats-mate", "G3",
+        "the seventy-five-move rule is looked at before checkmate, so a mate that brings the clock to 150 is a draw",
+        {"op": "play", "fen": "7k/6pp/8/8/8/8/8/R5K1 w - - 149 60 -", "moves": ["a1a8"]})
+class SeventyFiveBeatsMateAnul(DoubleMoveAnul):
+    """the draw rules checked first, for speed, as in the chess mutant of the same name"""
+
+    def status(self, pos, history=()):
+        if not self.mid_turn(pos) and pos.halfmove >= 150:
+            return game_over("seventy-five-moves")
+        return super().status(pos, history)
+
+
+@mutant("promotion-check-judged-as-queen", "A2",
+        "the check brake promotes every pawn to a queen, so an under-promotion is judged by the queen's lines",
+        {"op": "play", "fen": "8/6P1/4k3/8/8/8/7P/K7 w - - 0 5 -", "moves": ["g7g8r"]})
+class PromotionCheckJudgedAsQueen(DoubleMoveAnul):
+    """the check test was written for the usual promotion, to a queen"""
+
+    def brakes(self, pos, move):
+        return super().brakes(pos, replace(move, promotion="Q") if move.promotion else move)
+
+
+@mutant("en-passant-pin-blind", "DA-king-safety-each-move",
+        "the king-safety test of an en passant capture leaves the taken pawn on its square, so a pin along "
+        "the rank through both pawns is missed",
+        {"op": "moves", "fen": "4k3/8/8/KPp4r/8/8/8/8 w - c6 0 5 -"})
+class EnPassantPinBlindAnul(DoubleMoveAnul):
+    """the generic make-and-test code removes the piece on the target square, which is empty"""
+
+    def king_safe_after(self, pos, move):
+        if not move.en_passant:
+            return super().king_safe_after(pos, move)
+        board = list(pos.board)
+        board[move.to], board[move.frm] = board[move.frm], None
+        king = "K" if pos.turn == WHITE else "k"
+        return not self.attacked(board, board.index(king), BLACK if pos.turn == WHITE else WHITE)

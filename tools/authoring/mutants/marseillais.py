@@ -6,6 +6,7 @@ form only (``@balanced``, ``@classic``).  Witnesses use positions past White's
 first turn (fullmove 2), where the two forms agree.
 """
 
+from dataclasses import replace
 from functools import partial
 
 from doublecheck.authoring.mutants import mutant
@@ -16,9 +17,10 @@ from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin,
                                                   RawEnPassantIdentityMixin, RightsBlindIdentityMixin,
                                                   SideBlindIdentityMixin, checks_as_plain_step,
                                                   checks_by_moved_piece)
+from doublecheck.oracle.chess import game_over
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 from doublecheck.oracle.position import WHITE, other
-from doublecheck.oracle.variants.double_move_anul import MID_TURN
+from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, with_state
 from doublecheck.oracle.variants.marseillais import Marseillais, MarseillaisClassic
 
 CAPTURE = "4k3/8/8/8/8/8/p6p/R3K3 w - - 0 2"
@@ -397,3 +399,89 @@ class OtherTargetLookedForOnRank3:
             keep = {self.passed_rank[pos.turn], self.passed_rank[WHITE]}
             pos = pos.replace(ep=frozenset(t for t in pos.ep if self.geometry.rank[t] in keep))
         return super().format_ep_field(pos)
+
+
+# --------------------------------------------- where two rules meet (issue 27)
+
+CHECK_WITHOUT_MOVE_TWO = "6bk/8/6P1/8/8/1q6/8/K7 w - - 0 5"
+
+
+@both("no-move-two-before-check", "M5",
+      "a move one after which no move two exists ends the game as a stalemate even when it gives check",
+      {"op": "play", "fen": CHECK_WITHOUT_MOVE_TWO, "moves": ["g6g7"]})
+class NoMoveTwoBeforeCheck:
+    """the M5 test (is there a move two?) runs before the M3 test (does move one check?), as
+    if every one-move turn were the stalemate of M5"""
+
+    def move_one_ends_turn(self, pos, move):
+        if not self.one_move_turn(pos) and not self.has_legal_move(self.after_move_one(pos, move)):
+            return False
+        return super().move_one_ends_turn(pos, move)
+
+
+@both("seventy-five-beats-mate", "G3",
+      "the seventy-five-move rule is looked at before checkmate, so a mate that brings the clock to 150 is a draw",
+      {"op": "play", "fen": "7k/6pp/8/8/8/8/8/R5K1 w - - 149 60", "moves": ["a1a8"]})
+class SeventyFiveBeatsMate:
+    """the draw rules checked first, for speed, as in the chess mutant of the same name"""
+
+    def status(self, pos, history=()):
+        if not self.mid_turn(pos) and pos.halfmove >= 150:
+            return game_over("seventy-five-moves")
+        return super().status(pos, history)
+
+
+@both("en-passant-discovery-missed", "M3",
+      "the check test leaves the pawn taken en passant on its square, so a check through that square "
+      "does not end the turn",
+      {"op": "play", "fen": "8/5k2/8/3pP3/8/1B6/8/6K1 w - d6 0 5", "moves": ["e5d6"]})
+class EnPassantDiscoveryMissed:
+    """the check test moves the capturing pawn and forgets that en passant also empties a
+    third square"""
+
+    def gives_check(self, pos, move):
+        if not move.en_passant:
+            return super().gives_check(pos, move)
+        board = self.move_board(pos, move)
+        victim = self.en_passant_victim(pos, move.frm, move.to)
+        board[victim] = pos.board[victim]
+        king = "k" if pos.turn == WHITE else "K"
+        return self.attacked(board, board.index(king), pos.turn)
+
+
+@both("promotion-check-judged-as-queen", "M3",
+      "the check test promotes every pawn to a queen, so an under-promotion is judged by the queen's lines",
+      {"op": "play", "fen": "8/6P1/4k3/8/8/8/7P/K7 w - - 0 5", "moves": ["g7g8r"]})
+class PromotionCheckJudgedAsQueen:
+    """the check test was written for the usual promotion, to a queen"""
+
+    def gives_check(self, pos, move):
+        return super().gives_check(pos, replace(move, promotion="Q") if move.promotion else move)
+
+
+@both("en-passant-pin-blind", "M3",
+      "the king-safety test of an en passant capture leaves the taken pawn on its square, so a pin along "
+      "the rank through both pawns is missed",
+      {"op": "moves", "fen": "4k3/8/8/KPp4r/8/8/8/8 w - c6 0 5"})
+class EnPassantPinBlind:
+    """the generic make-and-test code removes the piece on the target square, which is empty"""
+
+    def king_safe_after(self, pos, move):
+        if not move.en_passant:
+            return super().king_safe_after(pos, move)
+        board = list(pos.board)
+        board[move.to], board[move.frm] = board[move.frm], None
+        king = "K" if pos.turn == WHITE else "k"
+        return not self.attacked(board, board.index(king), other(pos.turn))
+
+
+@both("draws-between-moves", "G3",
+      "the draw rules (dead position, move count) are judged between the two moves of a turn as well",
+      {"op": "status", "fen": "4k3/8/8/3p4/8/2N5/8/4K3 w - - 0 5", "moves": ["c3d5"]})
+class DrawsBetweenMoves:
+    """the end-of-game test runs after every move; only the M5 stalemate was kept apart"""
+
+    def status(self, pos, history=()):
+        if self.mid_turn(pos) and not self.m5_over(pos):
+            pos = with_state(pos, BOUNDARY)
+        return super().status(pos, history)

@@ -386,3 +386,18 @@ class RepetitionKeepsOnlyMoverHand(SymmetricMonster):
     def identity(self, pos):
         mine = "".join(k for k in pos.state.hand if k == colored("K", pos.turn))
         return super().identity(pos.replace(state=pos.state._replace(hand=mine)))
+
+
+# --- where two rules meet (issue 27) ------------------------------------------------
+
+@mutant("seventy-five-beats-no-legal-turn", "S11",
+        "the seventy-five-move rule is looked at before the loss of a side without a legal turn, so a move that "
+        "brings the clock to 150 and leaves the opponent stuck draws instead of winning",
+        {"op": "play", "fen": "4/7k/8/8/8/8/8/1RRR4/1R1R4/*KR2 b - - 149 40 - -", "moves": ["h8g8"]})
+class SeventyFiveBeatsNoLegalTurn(SymmetricMonster):
+    """the draw rules checked first, for speed, as in chess; here the loss they hide is S7's"""
+
+    def status(self, pos, history=()):
+        if not self.mid_turn(pos) and pos.halfmove >= 150:
+            return game_over("seventy-five-moves")
+        return super().status(pos, history)

@@ -1,0 +1,119 @@
+"""Which curated cases kill each mutant: the record the coverage matrix and docs/mutants.md read.
+
+``doublecheck mutants`` stops after a few killing cases; the matrix needs
+the whole set, over curated cases only (a generated perft or playout case is
+not a reason anyone wrote down, so it does not count), to mark a mutant that
+one edited case would let live.  Playing every curated case against every
+mutant takes a minute or two, so the answer is kept in
+``curated-kills.json`` beside this module, per variant, with a fingerprint
+of everything it depends on: the curated cases of that variant, the oracle's
+source, the mutant modules and the comparison the harness makes.  A variant
+whose fingerprint still matches is read from the record; any other is played
+again.  So a stale record never gives a wrong count, only a slower answer;
+``doublecheck generate`` writes the record and ``generate --check`` reports
+it as differing when a fingerprint moved.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from doublecheck.authoring.mutants import CATALOGUE
+from doublecheck.authoring.mutants.kill import DEFAULT_MAX_NODES, engine_for
+from doublecheck.harness import compare as compare_module
+from doublecheck.harness.compare import compare
+from doublecheck.harness.runner import expected_nodes
+from doublecheck.oracle import api
+
+RECORD = Path(__file__).with_name("curated-kills.json")
+THIN_BELOW = 2        # a mutant or rule with fewer curated cases than this is "thin"
+
+
+def curated(cases, variant: str) -> list:
+    """The curated cases of a variant the kill run plays (perft above the run's node budget
+    is left out, as ``doublecheck mutants`` leaves it out)."""
+    return [c for c in cases if c.variant == variant and not c.generated
+            and expected_nodes(c) <= DEFAULT_MAX_NODES]
+
+
+def _source_files() -> list[Path]:
+    """The Python files a kill depends on: the oracle, the mutants, the comparison."""
+    oracle = Path(api.__file__).parent
+    mutants = Path(__file__).parent
+    return sorted(oracle.rglob("*.py")) + sorted(mutants.glob("*.py")) + [Path(compare_module.__file__)]
+
+
+def _source_digest() -> str:
+    h = hashlib.sha256()
+    for path in _source_files():
+        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def fingerprint(cases, variant: str, source: str) -> str:
+    """A digest of what the variant's kills depend on (``source``: ``_source_digest()``)."""
+    h = hashlib.sha256(source.encode())
+    for c in curated(cases, variant):
+        h.update(json.dumps([c.id, c.request, c.expect], sort_keys=True).encode())
+    return h.hexdigest()[:32]
+
+
+def killers(m, cases) -> list[str]:
+    """Ids of every curated case of the mutant's variant that the mutant fails."""
+    engine = engine_for(m)
+    return [c.id for c in curated(cases, m.variant)
+            if compare(c.variant, c.expect, engine.request(c.request))]
+
+
+def stored(path: Path = RECORD) -> dict:
+    """The record on disk, or an empty one when it is missing or unreadable (it is then
+    rebuilt: a cache, never the only source)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return data if isinstance(data.get("variants"), dict) else {"variants": {}}
+    except (OSError, ValueError, AttributeError):
+        return {"variants": {}}
+
+
+def kill_record(cases, variants=None, path: Path = RECORD) -> dict:
+    """{"variants": {variant: {"fingerprint": ..., "killers": {mutant: [case ids]}}}} for
+    the variants of the catalogue (or those named), reusing every entry still fresh."""
+    source = _source_digest()
+    old = stored(path)["variants"]
+    names = sorted({m.variant for m in CATALOGUE.values()})
+    out = {}
+    for v in names:
+        if variants is not None and v not in variants:
+            continue
+        digest = fingerprint(cases, v, source)
+        entry = old.get(v)
+        if not _fresh(entry, digest, v):
+            entry = {"fingerprint": digest,
+                     "killers": {m.name: killers(m, cases) for m in CATALOGUE.values() if m.variant == v}}
+        out[v] = entry
+    return {"variants": out}
+
+
+def _fresh(entry, digest: str, variant: str) -> bool:
+    """Is a stored entry well formed, of the same fingerprint, and about the same mutants?"""
+    if not isinstance(entry, dict) or entry.get("fingerprint") != digest:
+        return False
+    found = entry.get("killers")
+    return (isinstance(found, dict) and all(isinstance(ids, list) for ids in found.values())
+            and set(found) == {m.name for m in CATALOGUE.values() if m.variant == variant})
+
+
+def counts_of(record: dict) -> dict[str, int]:
+    """mutant name -> how many curated cases kill it, from a ``kill_record``."""
+    return {name: len(ids) for entry in record["variants"].values()
+            for name, ids in entry["killers"].items()}
+
+
+def record_text(record: dict) -> str:
+    """The text ``doublecheck generate`` writes for a ``kill_record``."""
+    return json.dumps({"generated": True,
+                       "description": "Written by `doublecheck generate`: per variant, the curated "
+                                      "cases that kill each mutant (doublecheck docs mutants).",
+                       **record}, indent=1) + "\n"
