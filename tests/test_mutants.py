@@ -73,7 +73,8 @@ def test_mutant_is_killed(name, cases):
 @pytest.mark.parametrize("variant", api.VARIANTS)
 def test_the_unchanged_oracle_is_not_killed(variant, cases):
     """The runner itself raises no false alarms: the oracle's own class passes every cheap case."""
-    same = Mutant(f"{variant}/unchanged", variant, "G1", "no change", type(variants.get(variant)), {"op": "fen"})
+    same = Mutant(f"{variant}/unchanged", variant, "G1", "no change", type(variants.get(variant)), {"op": "fen"},
+                  "the control: the oracle itself")
     outcome = run_mutant(same, cases, max_nodes=3000)
     assert not outcome.killed, outcome.diff
     assert outcome.ran > 20
