@@ -128,12 +128,17 @@ def test_cli_bad_options(capsys, argv, message):
     assert message in capsys.readouterr().err
 
 
+def tree_of(tmp_path, case_file: str) -> str:
+    """A case tree in ``tmp_path`` with the rule catalogue and one case file (``variant/topic.json``)."""
+    shutil.copytree(ROOT / "cases" / "rules", tmp_path / "rules")
+    (tmp_path / case_file).parent.mkdir()
+    shutil.copy(ROOT / "cases" / case_file, tmp_path / case_file)
+    return str(tmp_path)
+
+
 def test_cli_survivor_exits_1(tmp_path, capsys):
     """With cases that never promote, the queen-only-promotion mutant survives and the run fails."""
-    shutil.copytree(ROOT / "cases" / "rules", tmp_path / "rules")
-    (tmp_path / "chess").mkdir()
-    shutil.copy(ROOT / "cases" / "chess" / "castling.json", tmp_path / "chess")
-    code = main(["--mutant", "chess/queen-only-promotion", "--cases-dir", str(tmp_path)])
+    code = main(["--mutant", "chess/queen-only-promotion", "--cases-dir", tree_of(tmp_path, "chess/castling.json")])
     assert code == EXIT_SURVIVOR
     out = capsys.readouterr().out
     assert "SURVIVED" in out and "survivor chess/queen-only-promotion" in out
@@ -141,10 +146,7 @@ def test_cli_survivor_exits_1(tmp_path, capsys):
 
 def test_cli_no_cases_is_an_error_not_a_verdict(tmp_path, capsys):
     """A tree without cases of the mutant's variant gives no verdict at all (exit 2)."""
-    shutil.copytree(ROOT / "cases" / "rules", tmp_path / "rules")
-    (tmp_path / "double-chess").mkdir()
-    shutil.copy(ROOT / "cases" / "double-chess" / "board.json", tmp_path / "double-chess")
-    code = main(["--mutant", "chess/queen-only-promotion", "--cases-dir", str(tmp_path)])
+    code = main(["--mutant", "chess/queen-only-promotion", "--cases-dir", tree_of(tmp_path, "double-chess/board.json")])
     assert code == EXIT_USAGE
     out, err = capsys.readouterr()
     assert "SURVIVED" not in out
