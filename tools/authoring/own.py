@@ -23,7 +23,7 @@ import hashlib
 from dataclasses import dataclass
 
 from doublecheck import __version__
-from doublecheck.authoring.generators import Kit, random_game
+from doublecheck.authoring.generators import Kit, random_game, runs
 from doublecheck.oracle import variants
 from doublecheck.oracle.errors import INVALID_REQUEST, RulesError
 from doublecheck.oracle.limits import check_perft_depth
@@ -99,8 +99,9 @@ def playout_cases(kit: Kit, options: OwnOptions) -> list:
 
 def perft_cases(kit: Kit, options: OwnOptions) -> list:
     where = "the given position" if options.fen else "the start position"
-    runs = [(d, False, d == options.perft_depth) for d in range(1, options.perft_depth + 1)]
-    return kit.perft_cases([("perft", where, options.fen, runs)], lambda fen: PERFT_RULES)
+    depth = options.perft_depth
+    return kit.perft_cases([("perft", where, options.fen, runs(depth, divide=(f"m{depth}",)))],
+                           lambda fen: PERFT_RULES)
 
 
 def own_file(options: OwnOptions) -> tuple[str, dict]:

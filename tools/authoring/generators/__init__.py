@@ -45,6 +45,14 @@ def random_game(variant: str, seed: int, max_turns: int, fen=None, pick=uniform)
     return line
 
 
+def runs(moves: int, turns: int = 0, divide=()) -> list:
+    """The perft runs of one position, as ``Kit.perft_cases`` takes them: move perft at
+    depths 1 to ``moves``, then turn perft at depths 1 to ``turns``; ``divide`` names the
+    runs that also list the divide ("m3": move perft 3, "t2": turn perft 2)."""
+    return ([(d, False, f"m{d}" in divide) for d in range(1, moves + 1)]
+            + [(d, True, f"t{d}" in divide) for d in range(1, turns + 1)])
+
+
 def perft_request(depth, fen=None, moves=(), turns=None, divide=False) -> dict:
     """A perft request with its fields in the order every generated file writes them:
     op, fen, moves, depth, turns (left out when None; some files write ``"turns": false``),

@@ -17,7 +17,7 @@ implementation of the turn machine on top of python-chess.
 """
 
 from doublecheck.authoring.deep import DeepPerft
-from doublecheck.authoring.generators import Kit, checked_by, random_game
+from doublecheck.authoring.generators import Kit, checked_by, random_game, runs
 
 VARIANT = "double-move-anul"
 GAMES = 6
@@ -29,26 +29,25 @@ TURN_RULES = ["A1", "DA-2", "DA-5", "DA-6", "DA-no-pass", "G8"]
 PLAY_RULES = ["A1", "A4", "A5", "G9"]
 
 
-# (slug, description, FEN or None for the start, [(depth, turns, divide)])
+# (slug, description, FEN or None for the start, its perft runs: generators.runs)
 POSITIONS = [
     ("start", "the start position", None,
-     [(1, False, False), (2, False, False), (3, False, True), (1, True, False)]),
+     runs(3, 1, divide=("m3",))),
     ("kiwipete", "a crowded middlegame with castling, pins and en passant chances",
      "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-     [(1, False, False), (2, False, True), (3, False, False), (1, True, False)]),
+     runs(3, 1, divide=("m2",))),
     ("rook-endgame", "a rook endgame where pawn double steps meet en passant and checks",
      "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-     [(1, False, False), (2, False, False), (3, False, False), (4, False, False),
-      (1, True, False), (2, True, True)]),
+     runs(4, 2, divide=("t2",))),
     ("promotions-in-check", "White in check, with promotions and captures on both sides",
      "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-     [(1, False, False), (2, False, False), (3, False, True), (1, True, False)]),
+     runs(3, 1, divide=("m3",))),
     ("promotion-race", "a pawn on d7 that promotes with capture or check, and a knight fork on f2",
      "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-     [(1, False, False), (2, False, False), (3, False, False), (1, True, False)]),
+     runs(3, 1)),
     ("kiwipete-mid-turn", "the crowded middlegame after White's quiet first move Rb1 (field 7 m)",
      "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/1R2K2R w Kkq - 1 1 m",
-     [(1, False, False), (2, False, True), (3, False, False), (1, True, False), (2, True, False)]),
+     runs(3, 2, divide=("m2",))),
 ]
 
 

@@ -24,7 +24,7 @@ tests/test_adapter_vs_oracle.py (all of them; the largest with ``-m deep``).
 """
 
 from doublecheck.authoring.deep import DeepPerft
-from doublecheck.authoring.generators import Kit, checked_by, random_game
+from doublecheck.authoring.generators import Kit, checked_by, random_game, runs
 
 VARIANT = "marseillais"
 GAMES = 6
@@ -37,34 +37,28 @@ PLAY_RULES = ["M6", "M7", "G9"]
 WEIGHTS = {"en passant": 20, "double step": 4, "other": 1}
 PAWNS = "4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 2"
 
-# (slug, description, FEN or None for the start, [(depth, turns, divide)])
+# (slug, description, FEN or None for the start, its perft runs: generators.runs)
 START = ("start", "the start position", None,
-         [(1, False, False), (2, False, False), (3, False, True), (4, False, False),
-          (1, True, False), (2, True, False)])
+         runs(4, 2, divide=("m3",)))
 POSITIONS = [
     ("alekhine", "two live targets c3 and e3, both of which Black may take in one turn",
      "4k3/8/8/8/1pPpP3/8/8/4K3 b - c3,e3 0 2 -",
-     [(1, False, False), (2, False, True), (3, False, False), (4, False, False),
-      (1, True, False), (2, True, True)]),
+     runs(4, 2, divide=("m2", "t2"))),
     ("move-two-target", "a target only move two can take, after an en passant move one unpins a pawn",
      "7k/5b2/8/2pPpP2/8/8/K7/8 w - c6,e6 0 2 -",
-     [(1, False, False), (2, False, True), (3, False, False), (4, False, False),
-      (1, True, False), (2, True, False)]),
+     runs(4, 2, divide=("m2",))),
     ("pawn-race", "pawns on both sides facing each other's double steps",
      "4k3/3p1p2/8/2P1P1P1/8/8/1P1P1P2/4K3 b - - 0 2",
-     [(1, False, False), (2, False, False), (3, False, False), (4, False, True),
-      (1, True, False), (2, True, False)]),
+     runs(4, 2, divide=("m4",))),
     ("pending-target", "between White's moves after e4 (field 4 holds the pending e3)",
      "4k3/8/8/8/3pP3/8/8/4K1N1 w - e3 0 2 m",
-     [(1, False, False), (2, False, True), (3, False, False), (4, False, False),
-      (1, True, False), (2, True, False), (3, True, False)]),
+     runs(4, 3, divide=("m2",))),
     ("rook-endgame", "a rook endgame where double steps meet en passant and checks",
      "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 2",
-     [(1, False, False), (2, False, False), (3, False, False), (4, False, False),
-      (1, True, False), (2, True, True)]),
+     runs(4, 2, divide=("t2",))),
     ("kiwipete", "a crowded middlegame with castling, pins and en passant chances",
      "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 2",
-     [(1, False, False), (2, False, True), (3, False, False), (1, True, False)]),
+     runs(3, 1, divide=("m2",))),
 ]
 
 
