@@ -5,6 +5,7 @@ request, and (2) fail at least one case of its variant. A mutant that no case
 catches means a missing case: add the case, do not weaken the mutant.
 """
 
+import importlib
 import json
 import re
 import shutil
@@ -17,7 +18,7 @@ import pytest
 
 from doublecheck.oracle import api, variants
 from doublecheck.casefiles import load_cases, load_rules
-from doublecheck.authoring.mutants import CATALOGUE, Mutant
+from doublecheck.authoring.mutants import CATALOGUE, Mutant, load_entries
 from doublecheck.authoring.mutants.kill import (DEFAULT_MAX_NODES, EXIT_ALL_KILLED, EXIT_SURVIVOR,
                                                 EXIT_USAGE, run_mutant, schedule, witness_diff)
 from doublecheck.cli import main as cli_main
@@ -160,3 +161,21 @@ def test_python_dash_m_works():
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "double-chess/outer-castling-past-inner-rook" in done.stdout
+
+
+def test_a_malformed_catalogue_entry_is_refused_with_its_file_and_place(tmp_path, monkeypatch):
+    """An entry without its "why" (or with a field of the wrong kind) names the JSON file and the entry."""
+    package = tmp_path / "toy_mutants"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "bad.py").write_text("")
+    (package / "bad.json").write_text('[{"slug": "x", "class": "X", "rule": "G1", "description": "d", '
+                                      '"witness": {"op": "fen"}}, 3]')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("toy_mutants.bad")
+    with pytest.raises(ValueError, match=r"toy_mutants/bad\.json entry 0: missing \['why'\]"):
+        load_entries(module)
+    (package / "bad.json").write_text('[{"slug": "x", "class": "X", "rule": "G1", "description": "d", '
+                                      '"witness": "fen", "why": "because"}]')
+    with pytest.raises(ValueError, match=r"entry 0: 'witness' must be a dict"):
+        load_entries(module)
