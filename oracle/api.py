@@ -11,6 +11,7 @@ in coordinates or SAN) are played from it first.  Bad input raises
 ``RulesError`` with a stable code.
 """
 
+from collections import Counter
 from dataclasses import dataclass
 
 from doublecheck.oracle import variants
@@ -48,11 +49,16 @@ def split_tokens(moves):
                                           f"are allowed (doublecheck docs protocol, \"Limits\")")
     tokens = []
     for item in moves:
-        if len(item) > MAX_MOVE_TEXT:
-            raise RulesError(INVALID_MOVE_TEXT, f"a move or turn has at most {MAX_MOVE_TEXT} "
-                                                f"characters, not {quote(item, 40)}")
+        check_length(item)
         tokens += turn_tokens(item)
     return tokens
+
+
+def check_length(item: str):
+    """RulesError(invalid-move-text) for a move or turn over MAX_MOVE_TEXT characters."""
+    if len(item) > MAX_MOVE_TEXT:
+        raise RulesError(INVALID_MOVE_TEXT, f"a move or turn has at most {MAX_MOVE_TEXT} "
+                                            f"characters, not {quote(item, 40)}")
 
 
 @dataclass(frozen=True)
@@ -66,21 +72,82 @@ class Step:
     ends_turn: bool
 
 
-@dataclass(frozen=True)
-class Line:
-    """A played line: where it started, every step, where it ended, and the identity
-    keys of its turn-boundary positions before the last one (for repetition, G3)."""
+class History:
+    """The repetition history of a line (G3): the identity keys of its turn-boundary
+    positions, oldest first, each counted as it comes, so that ``status`` asks how
+    often a position was seen (``count``, as of a tuple of keys) at a cost that does
+    not grow with the line."""
 
-    start: Position
-    steps: tuple
-    final: Position
-    history: tuple
+    def __init__(self, keys=()):
+        self.keys, self.seen = [], Counter()
+        for key in keys:
+            self.add(key)
+
+    def add(self, key):
+        self.keys.append(key)
+        self.seen[key] += 1
+
+    def count(self, key) -> int:
+        return self.seen[key]
+
+    def cut(self, length: int):
+        """Forget every key after the first ``length``."""
+        for key in self.keys[length:]:
+            self.seen[key] -= 1
+        del self.keys[length:]
+
+    def __iter__(self):
+        return iter(self.keys)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+
+class Line:
+    """A played line: where it started (``start``), every step (``steps``), where it
+    ended (``final``), and the repetition history of its turn-boundary positions
+    before the last one (``history``).  It grows a move at a time and keeps its
+    history as it grows, so each move costs the same however long the line is
+    (a game of 16,000 turns is replayed at the speed of one of 1,000)."""
+
+    def __init__(self, rules, start: Position):
+        self.rules, self.start, self.final = rules, start, start
+        self.steps: list[Step] = []
+        self.history = History()
+        self.at_boundary = not rules.mid_turn(start)   # is the next move a turn's first?
+
+    def play(self, token: str) -> Step:
+        """Play one move token at the end of the line (RulesError as ``play_token``)."""
+        step, after = play_token(self.rules, self.final, token)
+        self.add(step, after)
+        return step
+
+    def add(self, step: Step, after: Position):
+        """Append a step already played (``after`` is the position it leads to)."""
+        if self.at_boundary:
+            self.history.add(self.rules.identity(step.pos))
+        self.steps.append(step)
+        self.final, self.at_boundary = after, step.ends_turn
+
+    def mark(self) -> tuple:
+        """Where the line ends now, for ``cut``."""
+        return len(self.steps), len(self.history), self.final, self.at_boundary
+
+    def cut(self, mark: tuple):
+        """Take back every step played after ``mark``."""
+        steps, keys, self.final, self.at_boundary = mark
+        del self.steps[steps:]
+        self.history.cut(keys)
 
 
 def comma_contradicted(rules, token: str, after: Position) -> bool:
     """G8: does ``token`` end with the comma that says the turn goes on, while the
     move it names ended the turn (``after`` is the position after it)?"""
-    return token.rstrip().endswith(",") and not rules.mid_turn(after)
+    return says_turn_goes_on(token) and not rules.mid_turn(after)
+
+
+def says_turn_goes_on(token: str) -> bool:
+    return token.rstrip().endswith(",")
 
 
 def play_token(rules, pos: Position, token: str) -> tuple[Step, Position]:
@@ -88,15 +155,17 @@ def play_token(rules, pos: Position, token: str) -> tuple[Step, Position]:
     the token names no legal move or its comma says the turn goes on when it does not."""
     move = rules.parse_move(pos, token)
     after = rules.play(pos, move)
-    if comma_contradicted(rules, token, after):
+    ends = not rules.mid_turn(after)   # asked once: in some variants it is a move generation
+    if ends and says_turn_goes_on(token):
         raise RulesError(ILLEGAL_MOVE, f"{quote(token)}: the comma says the turn continues, "
                                        f"but {token.rstrip(',')} ends the turn here")
-    return Step(pos, move, token, not rules.mid_turn(after)), after
+    return Step(pos, move, token, ends), after
 
 
 def replay(rules, fen=None, moves=None, start: Position | None = None) -> Line:
     """Play move tokens (coordinates or SAN; ``a,b`` is a whole turn) from ``start``, or
     else from the FEN (the start position when None), once: every step and the end.
+    Time and memory are linear in the number of moves.
 
     Raises RulesError for an invalid FEN, unreadable move text or an illegal move.
     """
@@ -104,16 +173,22 @@ def replay(rules, fen=None, moves=None, start: Position | None = None) -> Line:
         if fen is not None and not isinstance(fen, str):
             raise RulesError(INVALID_FEN, "'fen' must be a string")
         start = rules.parse_fen(fen if fen is not None else rules.start_fen)
-    pos, steps = start, []
-    for token in split_tokens(moves or []):
-        step, pos = play_token(rules, pos, token)
-        steps.append(step)
-    return Line(start, tuple(steps), pos, history(rules, steps))
+    tokens = split_tokens(moves or [])
+    line = Line(rules, start)
+    for token in tokens:
+        line.play(token)
+    return line
 
 
-def history(rules, steps) -> tuple:
-    """The identity keys (G3) of the turn-boundary positions the steps were played from."""
-    return tuple(rules.identity(s.pos) for s in steps if not rules.mid_turn(s.pos))
+def history(rules, steps) -> History:
+    """The identity keys (G3) of the turn-boundary positions the steps were played from
+    (a step's position is one when the step before it ended its turn)."""
+    keys, boundary = History(), bool(steps) and not rules.mid_turn(steps[0].pos)
+    for step in steps:
+        if boundary:
+            keys.add(rules.identity(step.pos))
+        boundary = step.ends_turn
+    return keys
 
 
 def handle(request: dict, rules=None, counter=None) -> dict:

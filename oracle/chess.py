@@ -443,7 +443,8 @@ class Chess:
         """How the game stands (5.1, 5.2, 9.2, 9.3, 9.6; rulings G3-G5).
 
         `history` holds the identity keys of the earlier turn-boundary
-        positions of the game line, oldest first.  Automatic endings come in
+        positions of the game line, oldest first (anything with ``count``:
+        a tuple, a list, or the ``api.History`` a played line keeps).  Automatic endings come in
         the order checkmate, stalemate, dead position, seventy-five moves,
         fivefold repetition; claimable draws are listed only while the game
         goes on.
@@ -456,7 +457,7 @@ class Chess:
             return game_over("stalemate")
         if self.dead_position(pos):
             return game_over("dead-position")
-        seen = 1 + list(history).count(self.identity(pos))
+        seen = 1 + history.count(self.identity(pos))   # a tuple, a list or an api.History
         if pos.halfmove >= 150:
             return game_over("seventy-five-moves")
         if seen >= 5:

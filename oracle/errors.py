@@ -48,6 +48,9 @@ METHOD_NOT_ALLOWED = "method-not-allowed"
 LENGTH_REQUIRED = "length-required"
 TOO_LARGE = "too-large"
 UNSUPPORTED_MEDIA_TYPE = "unsupported-media-type"
+FILE_TOO_LARGE = "file-too-large"        # a file read by a command is over its size limit
+BUSY = "busy"                            # the desk's queue is full: try again (HTTP 503)
+REQUEST_TIMEOUT = "request-timeout"      # a desk request did not arrive in time (HTTP 408)
 FIGURES_NOT_FOUND = "figures-not-found"   # the chess figure drawings are missing: a damaged install
 
 # Command-line only (never in a protocol answer)

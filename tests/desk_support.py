@@ -17,9 +17,10 @@ MATE_LINE = ["b3g8,", "g8h7"]                                                 # 
 
 
 @contextlib.contextmanager
-def running_desk():
-    """Yields the base URL (``http://127.0.0.1:PORT``); stops the server afterwards."""
-    server = DeskServer("127.0.0.1", 0)
+def running_desk(**limits):
+    """Yields the base URL (``http://127.0.0.1:PORT``); stops the server afterwards.
+    ``limits``: DeskServer's keyword arguments (workers, queue_size, read_timeout, ...)."""
+    server = DeskServer("127.0.0.1", 0, **limits)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
                               daemon=True)
     thread.start()

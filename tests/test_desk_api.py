@@ -6,9 +6,11 @@ must say what ``doublecheck explain`` / ``replay`` / ``play --pgn`` say),
 and from seed 000's worked example.
 """
 
+import http.client
 import json
 import re
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -519,6 +521,197 @@ def test_tabs_cannot_disturb_each_other(desk):
     assert not errors and len(seen) == 15
     for i, answer in seen:
         assert answer == alone[i]
+
+
+# ------------------------------------------------- HTTP, exactly as documented
+
+def address(base):
+    host, port = base.rsplit("/", 1)[-1].split(":")
+    return host, int(port)
+
+
+def test_a_kept_connection_answers_request_after_request(desk):
+    conn = http.client.HTTPConnection(*address(desk), timeout=60)
+    conn.connect()
+    first = conn.sock
+    for i in range(20):
+        conn.request("POST", "/api/status", body=json.dumps({"id": i}).encode(),
+                     headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        assert response.status == 200 and json.loads(response.read()) == {
+            "id": i, "ok": True, **api.handle({"op": "status"})}
+        assert conn.sock is first                      # the same connection all along
+    conn.close()
+
+
+@pytest.mark.parametrize("head, code", [
+    (b"GET / HTTP/1.1\r\nHost: [::1]evil.example\r\n\r\n", "forbidden"),
+    (b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\n\r\n", "forbidden"),
+    (b"GET / HTTP/1.1\r\nHost: 127.0.0.1:80:80\r\n\r\n", "forbidden"),
+    (b"GET / HTTP/1.1\r\nHost: 127.0.0.1 evil.example\r\n\r\n", "forbidden"),
+    (b"GET / HTTP/1.1\r\n\r\n", "forbidden"),                                  # no Host at all
+    (b"GET /api/hello HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: null\r\n\r\n", "forbidden"),
+    (b"GET /api/hello HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://[::1]evil.example\r\n\r\n",
+     "forbidden"),
+    (b"GET /api/hello HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1\r\n"
+     b"Origin: http://evil.example\r\n\r\n", "forbidden"),
+    (b"BREW /api/position HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "method-not-allowed"),
+    (b"PROPFIND / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "method-not-allowed"),
+])
+def test_host_origin_and_method_are_checked_exactly(desk, head, code):
+    answer = raw_exchange(desk, head[:-2] + b"Connection: close\r\n\r\n")
+    status = {"forbidden": b"403", "method-not-allowed": b"405"}[code]
+    assert answer.startswith(b"HTTP/1.1 " + status), answer[:200]
+    assert b"application/json" in answer and f'"code":"{code}"'.encode() in answer
+
+
+@pytest.mark.parametrize("line, status", [(b"GARBAGE", b"400"), (b"GET / HTTP/9.9", b"505"),
+                                          (b"GET /" + b"x" * 70000 + b" HTTP/1.1", b"414")])
+def test_malformed_http_is_refused_in_json_too(desk, line, status):
+    answer = raw_exchange(desk, line + b"\r\nHost: 127.0.0.1\r\n\r\n")
+    assert answer.startswith(b"HTTP/1.1 " + status) and b'"code":"invalid-request"' in answer
+
+
+def test_loopback_names_are_answered(desk):
+    for host in (b"127.0.0.1", b"localhost:8765", b"[::1]:8765", b"LOCALHOST"):
+        answer = raw_exchange(desk, b"GET /api/hello HTTP/1.1\r\nHost: " + host +
+                              b"\r\nOrigin: http://[::1]:8765\r\nConnection: close\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.1 200"), (host, answer[:200])
+
+
+@pytest.mark.parametrize("lengths", [[b"+2"], [b"0x2"], [b"2, 2"], [b"1_0"], [b"-1"], [b"2 2"],
+                                     [b"2", b"2"], [b"\xd9\xa2"], [b"99999999999999999999"]])
+def test_content_length_is_one_header_of_digits(desk, lengths):
+    head = (b"POST /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + b"".join(b"Content-Length: " + n + b"\r\n" for n in lengths) + b"\r\n")
+    answer = raw_exchange(desk, head, b"{}")
+    assert answer.startswith((b"HTTP/1.1 400", b"HTTP/1.1 413")), answer[:200]
+    assert b'"code":"invalid-request"' in answer or b'"code":"too-large"' in answer
+
+
+@pytest.mark.parametrize("body_too", [False, True])
+def test_a_request_must_arrive_whole_within_its_time(body_too):
+    """Bytes 0.3 s apart keep every single read short, but the whole request has 1.5 s."""
+    head = b"POST /api/status HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    head += b"Content-Length: 100\r\n\r\n"
+    data = head + b"{" + b" " * 98 + b"}"
+    start = len(head) - 3 if body_too else 0
+    with running_desk(read_timeout=1.5) as base:
+        with socket.create_connection(address(base), timeout=30) as s:
+            s.sendall(data[:start])
+            sent, answer = trickle(s, data[start:], 0.3, 80)
+        assert sent < 40, sent                # cut off after about 5 bytes (1.5 s), not after 80
+        assert answer.startswith(b"HTTP/1.1 408") and b'"code":"request-timeout"' in answer
+        assert fetch(f"{base}/api/hello")[0] == 200       # and the desk goes on
+
+
+def trickle(s, data: bytes, every: float, limit: int):
+    """Send ``data`` a byte at a time, ``every`` seconds apart, until the server answers (at
+    most ``limit`` bytes): (bytes sent, the answer)."""
+    for sent, byte in enumerate(data[:limit]):
+        ready, _, _ = select.select([s], [], [], every)
+        if ready:
+            return sent, s.recv(65536)
+        s.sendall(bytes([byte]))
+    return limit, b""
+
+
+def endless(stopped: threading.Event):
+    """An operation that never ends by itself; ``stopped`` is set once it is stopped."""
+    def run(request):
+        try:
+            while True:
+                pass
+        finally:
+            stopped.set()
+    return run
+
+
+def test_an_operation_is_stopped_at_the_time_limit(monkeypatch):
+    stopped = threading.Event()
+    monkeypatch.setattr(ops, "position", endless(stopped))
+    with running_desk(request_seconds=0.5) as base:
+        status, _, answer = fetch(f"{base}/api/position", {"id": 7})
+        assert status == 503 and answer["id"] == 7
+        assert answer["error"]["code"] == "budget-exceeded" and "0.5 seconds" in answer["error"]["message"]
+        assert stopped.is_set()
+        assert fetch(f"{base}/api/status", {})[0] == 200
+
+
+def test_an_operation_is_stopped_when_its_client_goes_away(monkeypatch):
+    stopped = threading.Event()
+    monkeypatch.setattr(ops, "position", endless(stopped))
+    with running_desk(request_seconds=600) as base:
+        with socket.create_connection(address(base), timeout=30) as s:
+            s.sendall(b"POST /api/position HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: "
+                      b"application/json\r\nContent-Length: 2\r\n\r\n{}")
+        assert stopped.wait(60)                           # long before its 600 s limit
+        assert fetch(f"{base}/api/status", {})[0] == 200
+
+
+def test_an_idle_kept_connection_gives_its_worker_up_to_one_that_waits():
+    """One worker: a kept connection, idle after its answer, is closed as soon as another
+    connection waits, which is then answered (not after the 60 s request time)."""
+    with running_desk(workers=1, read_timeout=60) as base:
+        kept = http.client.HTTPConnection(*address(base), timeout=60)
+        kept.request("POST", "/api/status", body=b"{}", headers={"Content-Type": "application/json"})
+        response = kept.getresponse()
+        assert response.status == 200 and response.getheader("Connection") != "close"
+        response.read()
+        other = http.client.HTTPConnection(*address(base), timeout=20)     # (not 60)
+        other.request("POST", "/api/status", body=b'{"id": 2}',
+                      headers={"Content-Type": "application/json"})
+        response = other.getresponse()
+        assert response.status == 200 and json.loads(response.read())["id"] == 2
+        other.close()
+        assert kept.sock.recv(1) == b""                              # closed by the server
+        kept.close()
+
+
+def test_time_limit_unless_gone_stops_when_asked_and_leaves_no_signal_behind():
+    """time_limit_unless_gone stops the block once ``gone()`` says so, in the main thread
+    too (by the watchdog: no alarm signal is touched), and leaves nothing behind."""
+    import signal
+    import time
+
+    from doublecheck.harness.deadline import TimeLimitExceeded, time_limit_unless_gone
+    handler = signal.getsignal(signal.SIGALRM)
+    since = time.monotonic()
+    with pytest.raises(TimeLimitExceeded):
+        with time_limit_unless_gone(600, lambda: time.monotonic() > since + 0.3):
+            while True:
+                pass
+    with time_limit_unless_gone(600, lambda: False):
+        pass                                              # a block that ends by itself
+    time.sleep(0.3)                                       # (no stop arrives afterwards)
+    assert signal.getsignal(signal.SIGALRM) == handler
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_full_queue_is_answered_503_with_retry_after(monkeypatch):
+    entered, gate = threading.Event(), threading.Event()
+
+    def held(request):
+        entered.set()
+        gate.wait(60)
+        return {}
+
+    monkeypatch.setattr(ops, "position", held)
+    request = (b"POST /api/position HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+               b"Content-Length: 2\r\nConnection: close\r\n\r\n{}")
+    with running_desk(workers=1, queue_size=1) as base:
+        first = socket.create_connection(address(base), timeout=60)
+        first.sendall(request)
+        assert entered.wait(60)                           # the one worker is busy
+        second = socket.create_connection(address(base), timeout=60)
+        second.sendall(request)                           # waits in the queue
+        answer = raw_exchange(base, request)              # finds the queue full
+        assert answer.startswith(b"HTTP/1.1 503") and b"Retry-After: 1\r\n" in answer
+        assert b'"code":"busy"' in answer
+        gate.set()
+        for s in (first, second):
+            assert s.recv(65536).startswith(b"HTTP/1.1 200")
+            s.close()
 
 
 # ---------------------------------------------------------------- command

@@ -1,4 +1,5 @@
-"""Hostile input: the protocol server, the command line and the case loader (issue 17).
+"""Hostile input: the protocol server, the command line, the case loader, game records
+and the rules desk.
 
 Three kinds of check, each over generated input (hypothesis) and over the
 regression corpus ``tests/data/fuzz-corpus.json`` (every reproducer of the
@@ -32,10 +33,13 @@ import json
 import os
 import re
 import select
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import tracemalloc
 from collections import Counter
 from pathlib import Path
 
@@ -45,7 +49,9 @@ from hypothesis import strategies as st
 
 from doublecheck.casefiles import load_cases
 from doublecheck.cli import UsageError, build_parser, main
+from doublecheck.harness.deadline import time_limit
 from doublecheck.limits import MAX_TIMEOUT, max_jobs
+from doublecheck.lookups.pgn import PgnError, replay_text
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import RulesError
 
@@ -68,7 +74,8 @@ def documented_codes() -> set[str]:
 CODES = documented_codes() - {"internal-error"}
 CLI_CODES = CODES | {"usage"}
 OUTCOMES: dict[str, Counter] = {"protocol": Counter(), "cli": Counter(), "case-file": Counter(),
-                                 "engine": Counter(), "special-file": Counter()}
+                                "engine": Counter(), "special-file": Counter(),
+                                "record": Counter(), "desk": Counter()}
 WORST = {"seconds": 0.0, "peak_rss": 0}
 
 
@@ -780,3 +787,152 @@ def quoted_lines(draw):
 @sizes(20, 400)
 def test_fuzz_protocol_lines_with_many_quotes(server, examples):
     fuzz(examples, lambda line: judge(server, line), line=quoted_lines())
+
+
+# ------------------------------------------------------ game records and the desk
+#
+# Corpus kinds: "pgn", a record checked by replay (expect "ok" or the code; "turns": the
+# legal turns); "replay-file", ``doublecheck replay PATH``; "desk", bytes sent to the rules
+# desk ("http", a byte every "every" seconds when given) or a POST of "post" {op, body},
+# expecting the code and the HTTP "status".  The desk runs in a thread on a loopback
+# port, with a request deadline of DESK_READ_TIMEOUT seconds.
+
+DESK_READ_TIMEOUT = 2.0
+BIG_RECORD = 1 << 20          # records over this size have their peak memory traced
+MEMORY_PER_CHAR = 8           # bytes of peak traced memory per character of such a record
+
+
+def record_outcome(text: str) -> tuple[str, int | None]:
+    """(outcome, legal turns) of checking a record: "ok", "not-ok" or the error code."""
+    try:
+        report = replay_text(text)
+    except PgnError as e:
+        assert len(e.message) <= MAX_MESSAGE, e.message[:300]
+        return e.code, None
+    return "ok" if report["ok"] else "not-ok", sum(g["turns"] for g in report["games"])
+
+
+@corpus("pgn")
+def test_corpus_record_gets_its_outcome(entry):
+    text = expand(entry["pgn"])
+    if len(text) > BIG_RECORD:
+        tracemalloc.start()
+    try:
+        outcome, turns = record_outcome(text)
+    finally:
+        if tracemalloc.is_tracing():
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+            assert peak < MEMORY_PER_CHAR * len(text), (entry["name"], peak)
+    OUTCOMES["record"][outcome] += 1
+    assert outcome == entry["expect"], entry["name"]
+    assert turns == entry.get("turns", turns), entry["name"]
+
+
+@corpus("replay-file")
+def test_corpus_replay_file_gets_its_code(entry):
+    if not os.path.exists(entry["path"]):
+        pytest.skip(f"{entry['path']} does not exist here")
+    status, _, err = run_cli(["replay", entry["path"]])
+    assert status == 2 and err.startswith(f"error: {entry['expect']}: "), err[:300]
+    assert len(err) <= MAX_MESSAGE
+
+
+@pytest.fixture(scope="module")
+def desk():
+    from desk_support import running_desk
+    with running_desk(read_timeout=DESK_READ_TIMEOUT) as base:
+        host, port = base.rsplit("/", 1)[-1].split(":")
+        yield host, int(port)
+
+
+def desk_exchange(address, data: bytes, every: float | None = None) -> tuple[bytes, int]:
+    """Send ``data`` (a byte every ``every`` seconds when given); (the answer, bytes sent)."""
+    with socket.create_connection(address, timeout=60) as s:
+        sent = len(data)
+        if every is None:
+            s.sendall(data)
+        else:
+            for sent, byte in enumerate(data):
+                if select.select([s], [], [], every)[0]:
+                    break
+                s.sendall(bytes([byte]))
+        chunks = []
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks), sent
+
+
+def http_answer(raw: bytes) -> tuple[int, dict]:
+    head, _, body = raw.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), json.loads(body)
+
+
+def post_bytes(op: str, body) -> bytes:
+    data = json.dumps(body).encode()
+    return (f"POST /api/{op} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: "
+            f"application/json\r\nContent-Length: {len(data)}\r\n\r\n").encode() + data
+
+
+@corpus("desk")
+def test_corpus_desk_request_gets_its_code(desk, entry):
+    if "post" in entry:
+        data = post_bytes(entry["post"]["op"], expand(entry["post"]["body"]))
+    else:
+        data = expand(entry["http"]).encode("latin-1")
+    raw, sent = desk_exchange(desk, data, entry.get("every"))
+    status, answer = http_answer(raw)
+    code = "ok" if answer["ok"] else answer["error"]["code"]
+    OUTCOMES["desk"][code] += 1
+    assert (status, code) == (entry["status"], entry["expect"]), (entry["name"], answer)
+    if "every" in entry:    # cut off at the deadline, long before the last byte
+        assert sent < len(data) // 2, (sent, len(data))
+
+
+@sizes(60, 200)
+def test_fuzz_desk_burst_with_slow_clients(desk, examples):
+    """``examples`` clients at once, 5 short requests each on new connections, while a
+    few clients send a byte at a time: every request answered 200, every slow one cut
+    off with 408 at the deadline."""
+    request = post_bytes("moves", {"variant": "chess"})
+    answers, slow = [], []
+
+    def client():
+        for _ in range(5):
+            answers.append(http_answer(desk_exchange(desk, request)[0])[0])
+
+    def crawler():
+        raw, sent = desk_exchange(desk, request, every=0.5)
+        slow.append((http_answer(raw)[0], sent))
+
+    threads = [threading.Thread(target=crawler) for _ in range(8)]
+    threads += [threading.Thread(target=client) for _ in range(examples)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert not any(t.is_alive() for t in threads)
+    OUTCOMES["desk"].update(f"HTTP {status}" for status in answers + [code for code, _ in slow])
+    assert answers == [200] * (5 * examples)
+    assert len(slow) == 8 and all(code == 408 and sent < len(request) for code, sent in slow)
+
+
+RECORD_CODES = {"pgn-syntax", "unknown-variant", "unknown-result", "invalid-fen", "invalid-move-text"}
+RECORD_PIECES = ["1.", "2...", "e4", "e5,", "Nf3,", "Nc6", " ", "\n", "{", "}", "(", ")", ";", "*", "1-0",
+                 "1/2-1/2", "$1", "%", '[Variant "marseillais"]\n', '[Variant "double-move"]\n',
+                 '[Variant "symmetric-monster"]\n', '[FEN "8/8/8/8/8/8/8/8 w - - 0 1"]\n',
+                 '[Result "1-0"]\n', '[Event "a\\"b\\\\"]\n', "Qg8+,Qh7#", "!?", "e4,e5", "d4,",
+                 "K@e0", "O-O", "Kxh7", "e8=Q", "exd6", ",", ",,", "a1a2", "Nc3,Nb1", "Nf6,Ng8"]
+
+
+def check_record(text: str):
+    """A record is checked, or refused with a documented code, within ANSWER_DEADLINE."""
+    with time_limit(ANSWER_DEADLINE):        # (a hang fails the test instead of stalling it)
+        outcome, _ = record_outcome(text)
+    assert outcome in RECORD_CODES | {"ok", "not-ok"}, (outcome, text[:300])
+    OUTCOMES["record"][outcome] += 1
+
+
+@sizes(300, 5_000)
+def test_fuzz_records(examples):
+    fuzz(examples, check_record, text=st.lists(st.sampled_from(RECORD_PIECES), max_size=30).map("".join))

@@ -1,6 +1,9 @@
 """PGN game records: replaying with reasons, bad input with line numbers, writing a line."""
 
+import os
 import random
+import threading
+import time
 
 import pytest
 
@@ -126,6 +129,8 @@ def test_syntax_errors():
     assert bad('[Event "x"\n\n1. e4 *').code == "pgn-syntax"
     assert bad("1. e4 {never closed\n").code == "pgn-syntax"
     assert bad("1. e4 (1. d4 *\n").code == "pgn-syntax"
+    e = bad("1. e4 } e5 *\n")                     # (this looped for ever, growing)
+    assert e.code == "pgn-syntax" and "'}' without a matching '{'" in e.message and e.line == 1
     e = bad('[Result "1-0"]\n\n1. e4 0-1\n')
     assert e.code == "pgn-syntax" and "Result" in e.message
     assert bad("").code == "pgn-syntax"
@@ -238,3 +243,123 @@ def test_replay_file_reads_utf8_with_bom(tmp_path):
     path = tmp_path / "bom.pgn"
     path.write_bytes("\ufeff".encode() + game("1. e4 *").encode())
     assert replay_file(path)["ok"]
+
+
+# ------------------------------------------------------ hostile records
+
+def test_tag_values_with_escapes_and_malformed_tags():
+    games = parse_pgn('[Event "a \\"b\\" c\\\\"]\n[Site ""]\n\n1. e4 *\n')
+    assert games[0].tags == {"Event": 'a "b" c\\', "Site": ""}
+    for tag in ('[Event "a"b"]', '[Event "a\\"]', '[Event "a\\\\\\"]', '[Event "a" "b"]', '[Event "a"'):
+        assert bad(tag + "\n\n1. e4 *\n").code == "pgn-syntax", tag
+
+
+def test_a_huge_tag_is_read_in_linear_memory():
+    """Memory traced while a 5 MB tag value is read: the text, its copies, no per-character
+    backtracking state (a pattern with a group per character kept ~170 bytes a character)."""
+    import tracemalloc
+    for value, expected in (("x" * 5_000_000, True), ('\\"' * 2_500_000, True),
+                            ("x" * 4_999_999 + '"', "pgn-syntax")):
+        text = f'[Event "{value}"]\n\n1. e4 *\n'
+        tracemalloc.start()
+        try:
+            outcome = replay_text(text)["ok"]
+        except PgnError as e:
+            outcome = e.code
+            assert len(e.message) < 400                       # the tag is quoted, clipped
+        finally:
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
+        assert outcome == expected
+        assert peak < 8 * len(text), (len(text), peak)
+
+
+def naive_history(rules, line) -> tuple:
+    """The repetition history by its definition (G3): the identity of every position a
+    step was played from that is a turn boundary, asked position by position."""
+    return tuple(rules.identity(s.pos) for s in line.steps if not rules.mid_turn(s.pos))
+
+
+@pytest.mark.parametrize("variant, first, cycle", [
+    ("chess", ["Nf3"], ["Nf6", "Ng1", "Ng8", "Nf3"]),
+    ("marseillais", ["Nc3"], ["Nf6,Ng8", "Nb1,Nc3"]),
+    ("double-move-anul", [], ["Nc3,Nb1", "Nf6,Ng8"])])
+def test_a_long_game_keeps_its_repetition_history_turn_by_turn(variant, first, cycle):
+    """300 turns of knights going back and forth: every turn legal, and the status at the
+    end is the one the whole history gives, counted position by position."""
+    rules = variants.get(variant)
+    turns = (first + cycle * 300)[:300]
+    report, g = one(game(" ".join(turns), variant))
+    assert g["legal"] and g["turns"] == 300
+    line = api.replay(rules, None, turns)
+    assert tuple(line.history) == naive_history(rules, line)
+    assert g["status"] == rules.status(line.final, naive_history(rules, line))
+    assert g["final_fen"] == rules.fen(line.final)
+
+
+def test_a_refused_turn_leaves_the_history_as_it_was():
+    """A turn whose first move is legal and second is not: the game is judged on the
+    position before it, with the history of the turns before it only."""
+    rules = variants.get("marseillais")
+    turns = ["Nc3", "Nf6,Ng8", "Nb1,Nc3", "Nf6,Ng8", "Nb1,Nc3", "Nf6,Ng8"]   # White to move
+    report, g = one(game(" ".join(turns + ["Nb1,Ke2"]), "marseillais"))    # (e2 holds a pawn)
+    assert not g["legal"] and g["turns"] == 6 and g["illegal"]["number"] == 7
+    line = api.replay(rules, None, turns)
+    assert g["status"] == rules.status(line.final, naive_history(rules, line))
+    assert g["status"]["claimable"] == ["threefold-repetition"]   # after turns 2, 4 and 6 (G3)
+
+
+def test_replay_reads_at_most_16_mib(tmp_path, capsys):
+    big = tmp_path / "big.pgn"
+    with open(big, "wb") as f:
+        f.truncate(16 * 2 ** 20 + 1)                           # sparse: nothing is written
+    assert cli_main(["replay", str(big)]) == 2
+    assert capsys.readouterr().err.startswith(f"error: file-too-large: {big} holds more than 16 MiB")
+    if os.path.exists("/dev/zero"):                            # a device without end
+        assert cli_main(["replay", "/dev/zero"]) == 2
+        assert capsys.readouterr().err.startswith("error: file-too-large: /dev/zero")
+    assert cli_main(["replay", str(tmp_path)]) == 2            # a directory
+    assert capsys.readouterr().err.startswith("error: unreadable-file: ")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_replay_reads_a_pipe_and_never_waits_to_open_one(tmp_path):
+    fifo = tmp_path / "game.pgn"
+    os.mkfifo(fifo)
+    with pytest.raises(PgnError) as e:                         # nobody writes: empty, at once
+        replay_file(fifo)
+    assert e.value.code == "pgn-syntax" and "no game" in e.value.message
+    writer = threading.Thread(target=lambda: fifo.write_text(game("1. e4 e5 *")))
+    writer.start()
+    try:
+        report = None
+        for _ in range(200):                                   # (the writer opens it first)
+            try:
+                report = replay_file(fifo)
+                break
+            except PgnError:
+                time.sleep(0.05)
+    finally:
+        writer.join(timeout=30)
+    assert report is not None and report["ok"] and report["games"][0]["turns"] == 2
+
+
+def test_tag_pairs_are_read_as_the_pgn_grammar_says():
+    """On short lines, the linear reading agrees with the grammar written as one pattern
+    (a value is characters other than quote and backslash, or a backslash and any
+    character), which is exact but keeps state per character."""
+    import re
+    grammar = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+    rng = random.Random(5)
+    for _ in range(20000):
+        line = '[Event "' + "".join(rng.choice('a"\\] [') for _ in range(rng.randint(0, 9)))
+        line = (line + '"]' if rng.random() < 0.8 else line).strip()
+        m = grammar.fullmatch(line)
+        want = m and (m[1], m[2].replace('\\"', '"').replace("\\\\", "\\"))
+        try:
+            games = parse_pgn(line + "\n\n1. e4 *\n")
+            got = next(iter(games[0].tags.items()))
+        except PgnError as e:
+            assert e.code == "pgn-syntax"
+            got = None
+        assert got == (want or None), line

@@ -11,43 +11,68 @@ Routes (docs/desk.md has the fields):
 
 Every answer from ``/api/`` is JSON: ``{"ok": true, ...}`` with status 200, or
 ``{"ok": false, "error": {"code", "message"}}`` with a 4xx status for bad
-input (400; 404 unknown path or operation; 405 wrong method; 411 no length;
-413 too large; 415 not JSON; 403 a foreign Host or Origin) and 500 for a
-fault of the desk itself.  The server never stops for a bad request.
+input (400; 404 unknown path or operation; 405 wrong method; 408 too slow to
+arrive; 411 no length; 413 too large; 415 not JSON; 403 a foreign Host or
+Origin), 503 when the desk is busy or an operation ran out of time, and 500
+for a fault of the desk itself.  The server never stops for a bad request.
 
 Limits and checks, all before any work is done on a request: a body of at
-most ``MAX_BODY`` bytes (the Content-Length is checked before the body is
-read; a body without one is refused), a JSON object as the body, at most
-``ops.MAX_MOVES`` moves in a line, a read timeout of ``READ_TIMEOUT``
-seconds per connection.  Bound to a loopback address, the server answers
-only requests whose Host (and Origin, when sent) names a loopback address,
-which shuts out pages elsewhere that rebind their name to this machine.
+most ``MAX_BODY`` bytes (one Content-Length of digits, checked before the
+body is read; a body without one is refused), a JSON object as the body, at
+most ``ops.MAX_MOVES`` moves in a line, and ``READ_TIMEOUT`` seconds for the
+whole request, headers and body (``RequestReader``).  Bound to a loopback
+address, the server answers only requests with exactly one Host, naming a
+loopback address (and an Origin, when sent, of such an address), which shuts
+out pages elsewhere that rebind their name to this machine.
+
+Bounded work: ``WORKERS`` threads serve the connections, which wait their turn
+in a queue of ``QUEUE`` (a listen backlog of ``BACKLOG`` holds a burst before
+that); a connection that finds the queue full is answered 503 ``busy`` with
+a Retry-After at once.  An idle keep-alive connection gives its worker up
+when others wait.  Each operation runs under the time limit of ``doublecheck
+serve`` (``REQUEST_SECONDS``; ``harness.deadline``), and is stopped as soon as
+its client goes away.
 """
 
 from __future__ import annotations
 
+import collections
+import io
 import ipaddress
 import json
+import queue
+import re
+import select
 import signal
 import socket
 import sys
 import threading
+import time
 import traceback
 from html import escape
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib import resources
 from urllib.parse import urlsplit
 
 from doublecheck import __version__
 from doublecheck.desk import ops
-from doublecheck.oracle.errors import (CANNOT_LISTEN, CASES_NOT_FOUND, FORBIDDEN, INTERNAL_ERROR,
-                                       INVALID_REQUEST, LENGTH_REQUIRED, METHOD_NOT_ALLOWED, NOT_FOUND,
+from doublecheck.harness.deadline import TimeLimitExceeded, time_limit_unless_gone
+from doublecheck.oracle.errors import (BUDGET_EXCEEDED, BUSY, CANNOT_LISTEN, CASES_NOT_FOUND,
+                                       FIGURES_NOT_FOUND, FORBIDDEN, INTERNAL_ERROR, INVALID_REQUEST,
+                                       LENGTH_REQUIRED, METHOD_NOT_ALLOWED, NOT_FOUND, REQUEST_TIMEOUT,
                                        SCHEMA_UNUSABLE, TOO_LARGE, UNSUPPORTED, UNSUPPORTED_MEDIA_TYPE,
-                                       FIGURES_NOT_FOUND,
-                                       RulesError)
+                                       RulesError, quote)
 
 MAX_BODY = 256 * 1024       # bytes in one request body
-READ_TIMEOUT = 30           # seconds a connection may take to send its request
+READ_TIMEOUT = 30           # seconds a request may take to arrive, headers and body together
+REQUEST_SECONDS = 10        # seconds one operation may run (the page's requests take well under 1)
+WORKERS = 16                # threads serving connections
+QUEUE = 256                 # accepted connections waiting for a worker; more are answered 503
+BACKLOG = 1024              # connections the system holds before they are accepted
+RETRY_AFTER = 1             # seconds a client turned away is asked to wait
+SLICE = 0.25                # seconds between two looks at the queue while a connection is idle
+WRITE_BUFFER = 64 * 1024    # an answer up to this size goes out in one write
 LINGER_SECONDS, LINGER_BYTES = 2, 4 * 1024 * 1024   # draining a refused body before closing
 DEFAULT_PORT = 8765
 LOOPBACK_NAMES = ("localhost",)
@@ -58,7 +83,8 @@ PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src
                "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 HTTP_STATUS = {UNSUPPORTED: 404, NOT_FOUND: 404, METHOD_NOT_ALLOWED: 405,
                LENGTH_REQUIRED: 411, TOO_LARGE: 413, UNSUPPORTED_MEDIA_TYPE: 415,
-               FORBIDDEN: 403, INTERNAL_ERROR: 500,
+               FORBIDDEN: 403, REQUEST_TIMEOUT: 408, INTERNAL_ERROR: 500,
+               BUSY: 503, BUDGET_EXCEEDED: 503,
                CASES_NOT_FOUND: 500, SCHEMA_UNUSABLE: 500,   # a damaged install
                FIGURES_NOT_FOUND: 500}
 
@@ -107,27 +133,113 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def host_name(header: str) -> str:
-    """The host part of a Host header value (``127.0.0.1:8765``, ``[::1]:8765``)."""
-    if header.startswith("["):
-        return header[1:].split("]")[0]
-    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+# host[:port] as RFC 9110 writes it: a bracketed IPv6 address or a name / IPv4 address
+HOST = re.compile(r"(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+))(?::[0-9]{1,5})?")
+ORIGIN = re.compile(r"https?://(.+)")
+LENGTH = re.compile(r"[0-9]{1,12}")
 
 
-class DeskServer(ThreadingHTTPServer):
-    """One thread per connection; nothing shared between requests but read-only data."""
+def host_name(header: str) -> str | None:
+    """The host of a Host header value (``127.0.0.1:8765``, ``[::1]:8765``), or None when
+    the value is not exactly a host and an optional port (``[::1]evil.example``)."""
+    m = HOST.fullmatch(header)
+    return None if m is None else m[1] or m[2]
 
-    daemon_threads = True
+
+def origin_host(header: str) -> str | None:
+    """The host of an Origin header value (``http://127.0.0.1:8765``), or None."""
+    m = ORIGIN.fullmatch(header)
+    return None if m is None else host_name(m[1])
+
+
+class DeskServer(HTTPServer):
+    """A bounded pool of worker threads serving the connections, which wait in a bounded
+    queue; nothing shared between requests but read-only data."""
+
     allow_reuse_address = True
+    request_queue_size = BACKLOG
 
-    def __init__(self, host: str, port: int, verbose: bool = False):
+    def __init__(self, host: str, port: int, verbose: bool = False, workers: int = WORKERS,
+                 queue_size: int = QUEUE, read_timeout: float = READ_TIMEOUT,
+                 request_seconds: float = REQUEST_SECONDS):
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        self.read_timeout, self.request_seconds = read_timeout, request_seconds
         super().__init__((host, port), Handler)
         self.loopback_only = is_loopback(host)
         self.verbose = verbose
         self.files = static_files()
         self.catalogue_html = None
         self.lock = threading.Lock()
+        self.waiting = queue.Queue(queue_size)
+        self.turned_away = collections.deque()      # (closing time, socket) of 503 answers
+        self.workers = [threading.Thread(target=self.work, name=f"desk-worker-{i}", daemon=True)
+                        for i in range(workers)]
+        for worker in self.workers:
+            worker.start()
+
+    # ------------------------------------------------ the pool
+
+    def process_request(self, request, client_address):
+        """Queue an accepted connection for a worker, or answer 503 at once when the queue is full."""
+        try:
+            self.waiting.put_nowait((request, client_address))
+        except queue.Full:
+            self.turn_away(request)
+
+    def others_waiting(self) -> bool:
+        return not self.waiting.empty()
+
+    def work(self):
+        while True:
+            item = self.waiting.get()
+            if item is None:
+                return
+            request, client_address = item
+            try:
+                self.finish_request(request, client_address)
+            except Exception:  # noqa: BLE001  one connection's fault never stops a worker
+                self.handle_error(request, client_address)
+            finally:
+                self.shutdown_request(request)
+
+    def turn_away(self, request):
+        """Answer 503 without reading the request (the accept loop never waits on a client);
+        the socket is closed a little later, after what the client sent is drained, so that
+        it sees the answer rather than a reset."""
+        body = json.dumps({"ok": False, "error": {"code": BUSY, "message": (
+            f"the desk is busy: {len(self.workers)} requests are being answered and "
+            f"{self.waiting.maxsize} wait; "
+            f"try again in {RETRY_AFTER} s")}}, separators=(",", ":")).encode()
+        head = (f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nRetry-After: {RETRY_AFTER}\r\n"
+                f"Cache-Control: no-store\r\nConnection: close\r\n\r\n").encode()
+        try:
+            request.setblocking(False)
+            request.send(head + body)
+            request.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+        if len(self.turned_away) >= self.waiting.maxsize:
+            drain_and_close(self.turned_away.popleft()[1])
+        self.turned_away.append((time.monotonic() + LINGER_SECONDS, request))
+
+    def service_actions(self):
+        """(Between two accepts.) Close the turned-away connections whose time has come."""
+        now = time.monotonic()
+        while self.turned_away and self.turned_away[0][0] <= now:
+            drain_and_close(self.turned_away.popleft()[1])
+
+    def server_close(self):
+        super().server_close()
+        if not hasattr(self, "workers"):        # (the address could not be bound)
+            return
+        for _ in self.workers:
+            try:
+                self.waiting.put_nowait(None)
+            except queue.Full:
+                break
+        while self.turned_away:
+            drain_and_close(self.turned_away.popleft()[1])
 
     def rules_html(self) -> bytes:
         with self.lock:
@@ -143,11 +255,105 @@ class DeskServer(ThreadingHTTPServer):
         traceback.print_exc()
 
 
+def drain_and_close(sock):
+    try:
+        sock.setblocking(False)
+        while sock.recv(65536):
+            pass
+    except OSError:
+        pass
+    sock.close()
+
+
+class TooSlow(Exception):
+    """The request did not arrive whole within its time (headers and body together)."""
+
+    code = REQUEST_TIMEOUT
+
+    def __init__(self, seconds: float):
+        self.message = (f"the request did not arrive within {seconds:g} seconds (headers "
+                        f"and body together); the connection is closed")
+        super().__init__(self.message)
+
+
+class ClientGone(ConnectionAbortedError):
+    """The client closed its connection while its request was being answered."""
+
+
+class RequestReader(io.RawIOBase):
+    """What a handler reads from its connection: each read waits at most until the
+    deadline of the request under way (headers and body together, ``Handler.deadline``),
+    however the client spaces its bytes, in slices of ``SLICE`` seconds so that a kept
+    connection with no request under way gives its worker up when others wait (a new
+    connection has its whole time: its first request may be on the way)."""
+
+    def __init__(self, handler):
+        super().__init__()
+        self.handler, self.sock = handler, handler.connection
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        handler = self.handler
+        while True:
+            left = handler.deadline - time.monotonic()
+            if left <= 0:
+                handler.close_connection = True
+                raise TooSlow(handler.server.read_timeout)
+            self.sock.settimeout(min(left, SLICE))
+            try:
+                count = self.sock.recv_into(buffer)
+            except TimeoutError:
+                if not handler.started and handler.served and handler.server.others_waiting():
+                    raise ConnectionAbortedError("an idle kept connection gives way") from None
+                continue
+            finally:
+                self.sock.settimeout(handler.server.read_timeout)   # (writes keep the plain timeout)
+            handler.started = True
+            return count
+
+
 class Handler(BaseHTTPRequestHandler):
     server_version = f"doublecheck-desk/{__version__}"
     protocol_version = "HTTP/1.1"
     timeout = READ_TIMEOUT
+    wbufsize = WRITE_BUFFER     # headers and body leave together, in one write
+    # (and without Nagle's delay a longer answer's last segment does not wait for the
+    # client's delayed acknowledgement: 40 ms per answer on a kept connection)
+    disable_nagle_algorithm = True
     unread_body = False
+    deadline, started, served = 0.0, False, 0     # (served: requests answered on the connection)
+    requestline, request_version = "", "HTTP/1.1"   # until a request line is read
+    default_request_version = "HTTP/1.1"   # every answer has a status line, even to "GARBAGE"
+
+    def setup(self):
+        super().setup()
+        self.rfile.close()              # (the library's reader, replaced just below)
+        self.rfile = io.BufferedReader(RequestReader(self))
+
+    def handle_one_request(self):
+        """One request, which must arrive whole within the server's read_timeout."""
+        self.deadline, self.started = time.monotonic() + self.server.read_timeout, False
+        try:
+            super().handle_one_request()
+            self.served += 1
+        except TooSlow as e:            # in the request line or the headers
+            self.close_connection = True
+            if self.started:
+                self.send_error_json(e.code, e.message)
+                self.wfile.flush()
+
+    def send_error(self, code, message=None, explain=None):
+        """The library's own refusals (a malformed request line or headers, a line too
+        long) in JSON as well, and the connection closed: it may be out of step."""
+        self.close_connection = True
+        self.send_error_json(INVALID_REQUEST, message or HTTPStatus(code).phrase, status=code)
+
+    def __getattr__(self, name):
+        if name.startswith("do_"):      # any other method: a JSON 405, not the library's 501 page
+            return self.refuse_method
+        raise AttributeError(name)
 
     # ----------------------------------------------------------- routing
 
@@ -196,13 +402,44 @@ class Handler(BaseHTTPRequestHandler):
                 raise
             request = self.read_json()
             rid = request.get("id")
-            result = ops.answer(path[len("/api/"):], request)
+            result = self.run(path[len("/api/"):], request)
+        except ClientGone:
+            self.close_connection = True        # nobody to answer
+            return
         except Exception as e:  # noqa: BLE001  answered, never fatal (see refuse)
             return self.refuse(e, f"POST {path}", rid=rid)
         body = {"ok": True, **result}
         if isinstance(rid, (str, int)) and not isinstance(rid, bool):
             body = {"id": rid, **body}
         self.send_json(200, body)
+
+    def run(self, op: str, request: dict) -> dict:
+        """``ops.answer`` under the time limit of ``doublecheck serve``, stopped as soon as
+        the client goes away."""
+        try:
+            with time_limit_unless_gone(self.server.request_seconds, self.client_gone):
+                return ops.answer(op, request)
+        except TimeLimitExceeded:
+            if self.client_gone():
+                raise ClientGone() from None
+            raise DeskError(BUDGET_EXCEEDED, f"the desk stops a request after "
+                                             f"{self.server.request_seconds:g} "
+                                             f"seconds, and this one needed longer; ask the "
+                                             f"command line (doublecheck --help)") from None
+
+    def client_gone(self) -> bool:
+        """Has the client closed or reset its connection?  (Data it sent ahead, such as a
+        next request, is left in place.)"""
+        try:
+            poller = select.poll()
+            poller.register(self.connection, select.POLLIN)
+            if not poller.poll(0):
+                return False
+            return self.connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except BlockingIOError:
+            return False
+        except (OSError, ValueError):
+            return True
 
     def refuse(self, error: Exception, what: str, head: bool = False, rid=None):
         """Answer an error: DeskError, RulesError, PgnError, DataError carry a stable code
@@ -224,19 +461,26 @@ class Handler(BaseHTTPRequestHandler):
     # ----------------------------------------------------------- checks
 
     def check_host(self):
-        """Bound to loopback, answer only requests addressed to a loopback name, and
-        only scripts of such an origin (a page elsewhere cannot rebind its name here)."""
+        """Bound to loopback, answer only requests addressed to a loopback name (exactly one
+        Host header, exactly a host and a port), and only scripts of such an origin (a page
+        elsewhere cannot rebind its name here; a sandboxed page's ``null`` is refused too)."""
         if not self.server.loopback_only:
             return
-        host = self.headers.get("Host")
-        if host is not None and not is_loopback(host_name(host)):
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1:
+            raise DeskError(FORBIDDEN, f"a request needs exactly one Host header, not {len(hosts)}")
+        name = host_name(hosts[0].strip())
+        if name is None or not is_loopback(name):
             raise DeskError(FORBIDDEN, f"this desk answers requests for 127.0.0.1 or localhost, "
-                                         f"not for {host!r}")
-        origin = self.headers.get("Origin")
-        if origin is not None and origin != "null":
-            name = urlsplit(origin).hostname or ""
-            if not is_loopback(name):
-                raise DeskError(FORBIDDEN, f"requests from pages at {origin!r} are not answered")
+                                       f"not for {quote(hosts[0], 80)}")
+        origins = self.headers.get_all("Origin") or []
+        if len(origins) > 1:
+            raise DeskError(FORBIDDEN, "a request has at most one Origin header")
+        if origins:
+            name = origin_host(origins[0].strip())
+            if name is None or not is_loopback(name):
+                raise DeskError(FORBIDDEN, f"requests from pages at {quote(origins[0], 80)} "
+                                           f"are not answered")
 
     def read_json(self) -> dict:
         """The request body as a JSON object; every limit is checked before it is read."""
@@ -244,17 +488,15 @@ class Handler(BaseHTTPRequestHandler):
             self.refuse_body()
             raise DeskError(LENGTH_REQUIRED, "send the body with a Content-Length "
                                                "(chunked bodies are not accepted)")
-        length = self.headers.get("Content-Length")
-        if length is None:
+        lengths = self.headers.get_all("Content-Length") or []
+        if not lengths:
             self.refuse_body()
             raise DeskError(LENGTH_REQUIRED, "a request body needs a Content-Length header")
-        try:
-            size = int(length)
-            if size < 0:
-                raise ValueError
-        except ValueError:
+        size = self.body_size()
+        if size is None:
             self.refuse_body()
-            raise DeskError(INVALID_REQUEST, f"Content-Length {length!r} is not a byte count") from None
+            raise DeskError(INVALID_REQUEST, f"Content-Length must be given once, as a byte count "
+                                             f"in digits, not {quote(', '.join(lengths), 60)}")
         if size > MAX_BODY:
             self.refuse_body()                  # the body is never read
             raise DeskError(TOO_LARGE, f"the request body is {size} bytes; the desk takes at "
@@ -279,14 +521,20 @@ class Handler(BaseHTTPRequestHandler):
     def skip_body(self):
         """Read a small body we do not use (so the connection stays in step), or drop the
         connection when there is a large one."""
-        try:
-            size = int(self.headers.get("Content-Length") or 0)
-        except ValueError:
+        size = self.body_size() if self.headers.get("Content-Length") is not None else 0
+        if size is None:
             size = MAX_BODY + 1
         if 0 < size <= MAX_BODY:
             self.rfile.read(size)
         elif size or self.headers.get("Transfer-Encoding"):
             self.refuse_body()
+
+    def body_size(self) -> int | None:
+        """The one Content-Length as a number, or None unless it is exactly one header of digits."""
+        lengths = self.headers.get_all("Content-Length") or []
+        if len(lengths) != 1 or not LENGTH.fullmatch(lengths[0].strip()):
+            return None
+        return int(lengths[0])
 
     # ---------------------------------------------------------- answers
 
@@ -298,6 +546,8 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("X-Content-Type-Options", "nosniff")
         self.send_header("Referrer-Policy", "no-referrer")
         self.send_header("Content-Security-Policy", PAGE_POLICY)
+        if self.server.others_waiting():
+            self.close_connection = True        # a kept connection gives its worker up to them
         if status == 405:
             self.send_header("Allow", "GET, HEAD" if not self.path.startswith("/api/")
                              or self.path == "/api/hello" else "POST")
@@ -334,11 +584,11 @@ class Handler(BaseHTTPRequestHandler):
         body = json.dumps(value, separators=(",", ":")).encode("utf-8")
         self.send(status, body, "application/json", head)
 
-    def send_error_json(self, code: str, message: str, head: bool = False, rid=None):
+    def send_error_json(self, code: str, message: str, head: bool = False, rid=None, status=None):
         value = {"ok": False, "error": {"code": code, "message": message}}
         if isinstance(rid, (str, int)) and not isinstance(rid, bool):
             value = {"id": rid, **value}
-        self.send_json(HTTP_STATUS.get(code, 400), value, head)
+        self.send_json(status or HTTP_STATUS.get(code, 400), value, head)
 
     def log_message(self, format, *args):
         if self.server.verbose:

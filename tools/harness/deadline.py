@@ -69,6 +69,7 @@ class TimeLimitExceeded(BaseException):
 
 LONGEST = 7 * 24 * 3600.0   # one week: longer limits are held as this
 AGAIN = 0.05                # seconds between stops once the limit has passed, until one ends the block
+WATCH = 0.1                 # seconds between two questions of time_limit_unless_gone's watchdog
 
 
 def no_limit(seconds) -> bool:
@@ -110,6 +111,14 @@ def time_limit(seconds: float | None):
     if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
         return _Alarm(seconds)
     return _Watchdog(seconds)
+
+
+def time_limit_unless_gone(seconds: float | None, gone):
+    """``time_limit``, which also stops the block as soon as ``gone()`` turns true (the
+    request's client has gone away, say): the watchdog thread asks it every ``WATCH``
+    seconds.  The block gets the same TimeLimitExceeded either way; ask ``gone()`` to
+    tell which.  Always the watchdog, even in the main thread (a signal cannot ask)."""
+    return _Watchdog(LONGEST if no_limit(seconds) else held(seconds), gone)
 
 
 def _stop_class(seconds: float):
@@ -204,8 +213,32 @@ def _async_raiser():
 _RAISE_IN = _async_raiser()
 
 
+def _waited_out(disarmed: threading.Event, seconds: float, gone=None) -> bool:
+    """Wait until ``seconds`` pass or ``gone()`` turns true (False), or the block is left (True)."""
+    if gone is None:
+        return disarmed.wait(seconds)
+    end = time.monotonic() + seconds
+    while not disarmed.wait(min(WATCH, max(end - time.monotonic(), 0.0))):
+        if time.monotonic() >= end or _asks_yes(gone):
+            return False
+    return True
+
+
+def _asks_yes(question) -> bool:
+    """``question()``, where a question that fails counts as no (the time limit still holds)."""
+    try:
+        return bool(question())
+    except Exception:  # noqa: BLE001
+        return False
+
+
 class _Watchdog(_Limit):
-    """A thread that raises the stop in the limited thread (any thread)."""
+    """A thread that raises the stop in the limited thread (any thread), at the limit or
+    as soon as ``gone()`` (when given) turns true."""
+
+    def __init__(self, seconds: float, gone=None):
+        super().__init__(seconds)
+        self.gone = gone
 
     def _arm(self) -> None:
         self.target = threading.get_ident()
@@ -216,7 +249,7 @@ class _Watchdog(_Limit):
             threading.Thread(target=self._fire, name="time-limit", daemon=True).start()
 
     def _fire(self) -> None:
-        if self.disarmed.wait(self.seconds):
+        if _waited_out(self.disarmed, self.seconds, self.gone):
             return
         while True:  # AGAIN until the block is left
             with self.lock:

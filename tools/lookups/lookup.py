@@ -53,8 +53,7 @@ def explain(variant, fen=None, moves=None, move=None, turn=None, cases_dir=None)
     if (move is None) == (turn is None):
         raise RulesError(INVALID_REQUEST, "give exactly one of a move or a turn")
     rules = rules_of(variant)
-    pos, steps = play_line(rules, fen, moves)
-    return explain_at(rules, pos, steps, move, turn, cases_dir)[0]
+    return explain_at(rules, api.replay(rules, fen, moves), move, turn, cases_dir)
 
 
 def split_question(move, turn):
@@ -62,20 +61,24 @@ def split_question(move, turn):
     text = (move if move is not None else turn).strip()
     if not text:
         raise RulesError(INVALID_MOVE_TEXT, "empty move text")
+    api.check_length(text)                # (before it is split: one move per comma)
     if move is not None:
         return text, [text], True, False
     moves, open_end = turn_moves(text)
     return text, moves, False, open_end
 
 
-def explain_at(rules, pos, steps, move=None, turn=None, cases_dir=None):
-    """``explain`` from a position reached by ``steps``; returns (result, position after, steps
-    after) so that a game can be checked turn by turn without replaying it each time."""
+def explain_at(rules, line, move=None, turn=None, cases_dir=None) -> dict:
+    """``explain`` at the end of a played line (``api.Line``).  A legal move or turn is
+    played onto the line; a refused one leaves it as it was, so that a game is checked
+    turn by turn without replaying it (each turn costs the same however long the game)."""
     text, halves, single, open_end = split_question(move, turn)
-    start_status = rules.status(pos, api.history(rules, steps))
+    pos, before = line.final, line.mark()
+    start_status = rules.status(pos, line.history)
     out = {"variant": rules.name, "fen": rules.fen(pos), "to_move": side(pos.turn).lower(),
            "kind": "move" if move is not None else "turn", "input": text}
-    entries, finding, label, cur, steps = walk(rules, pos, steps, halves, single, open_end)
+    entries, finding, label = walk(rules, line, halves, single, open_end)
+    cur = line.final
     if finding is None and not single and rules.mid_turn(cur):
         finding = rules.why_incomplete(cur, entries[-1]["san"] if entries else "the first move")
         label = "incomplete turn"
@@ -96,43 +99,47 @@ def explain_at(rules, pos, steps, move=None, turn=None, cases_dir=None):
     else:
         out.update(legal=True, reason=None, rule=None, rules=[], code=None, incomplete=False,
                    refused=None, fen_after=rules.fen(cur), ends_turn=not rules.mid_turn(cur),
-                   status=rules.status(cur, api.history(rules, steps)))
+                   status=rules.status(cur, line.history))
         out["turn"] = ",".join(e["move"].rstrip(",") for e in entries)
         out["san"] = ",".join(e["san"] for e in entries)
     out["rule_titles"] = rule_titles(out["rules"], cases_dir)
-    return out, cur, steps
+    if finding is not None:
+        line.cut(before)
+    return out
 
 
-def walk(rules, pos, steps, halves, single, open_end):
-    """Play the moves asked about until one is refused: (entries, refusal or None, the label
-    of the refused move, the position reached, the steps played)."""
-    entries, cur, prev = [], pos, None
-    turn_start = pos if not rules.mid_turn(pos) else turn_start_of(rules, steps)
+def walk(rules, line, halves, single, open_end):
+    """Play the moves asked about onto ``line`` until one is refused: (entries, refusal or
+    None, the label of the refused move).  The hooks see the line as played so far
+    (``Asked.steps`` is the line's own list of steps, not a copy: read it, keep nothing)."""
+    entries, prev = [], None
+    pos = line.final
+    turn_start = pos if not rules.mid_turn(pos) else turn_start_of(rules, line.steps)
     for i, half in enumerate(halves):
+        cur = line.final
         if not single and i > 0 and not rules.mid_turn(cur):
             entries.append({"text": half, "legal": False})
-            return entries, rules.why_turn_over(*prev, i), half, cur, steps
+            return entries, rules.why_turn_over(*prev, i), half
         token = half
         if not single and rules.comma_marks_double and (i < len(halves) - 1 or open_end):
             token = half + ","
         asked = Asked(index=i, opens=rules.comma_marks_double and token.endswith(","),
-                      comma=token.strip().endswith(","), turn_start=turn_start, steps=list(steps))
+                      comma=token.strip().endswith(","), turn_start=turn_start, steps=line.steps)
         try:
             mv = rules.parse_move(cur, token)
         except RulesError as e:
             entries.append({"text": half, "legal": False})
-            return entries, refusal(rules, cur, token, asked, e), half, cur, steps
+            return entries, refusal(rules, cur, token, asked, e), half
         after = rules.play(cur, mv)
         if single and api.comma_contradicted(rules, token, after):
             entries.append({"text": half, "legal": False})
-            return entries, comma_refusal(rules, rules.san(cur, mv)), half, cur, steps
+            return entries, comma_refusal(rules, rules.san(cur, mv)), half
         ends = not rules.mid_turn(after)
         entries.append({"text": half, "legal": True, "move": rules.move_text(cur, mv),
                         "san": rules.san(cur, mv).rstrip(","), "ends_turn": ends})
-        steps = steps + [Step(cur, mv, token, ends)]
+        line.add(Step(cur, mv, token, ends), after)
         prev = (cur, mv)
-        cur = after
-    return entries, None, None, cur, steps
+    return entries, None, None
 
 
 def comma_refusal(rules, san) -> Refusal:
@@ -264,8 +271,9 @@ def show_data(variant, fen=None, moves=None) -> dict:
 
 def shown(rules, fen, moves):
     """(position, ``show_data``'s answer) after playing ``moves`` once."""
-    pos, steps = play_line(rules, fen, moves)
-    status = rules.status(pos, api.history(rules, steps))
+    line = api.replay(rules, fen, moves)
+    pos = line.final
+    status = rules.status(pos, line.history)
     g = rules.geometry
     board = {g.name[sq]: pos.board[sq] for sq in g.squares if pos.board[sq] is not None}
     legal = rules.legal_moves(pos)

@@ -26,20 +26,28 @@ read as a move).
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from dataclasses import dataclass, field
 
+from doublecheck.limits import MAX_DATA_FILE_BYTES
 from doublecheck.oracle import api, variants
-from doublecheck.oracle.errors import (FILE_NOT_FOUND, INVALID_MOVE_TEXT, PGN_SYNTAX, UNKNOWN_RESULT,
-                                       UNKNOWN_VARIANT, UNREADABLE_FILE, RulesError)
+from doublecheck.oracle.errors import (FILE_NOT_FOUND, FILE_TOO_LARGE, INVALID_MOVE_TEXT, PGN_SYNTAX,
+                                       UNKNOWN_RESULT, UNKNOWN_VARIANT, UNREADABLE_FILE, RulesError,
+                                       clip, quote)
 from doublecheck.oracle.position import WHITE
-from doublecheck.lookups.lookup import explain_at, play_line, side, status_sentence
+from doublecheck.lookups.lookup import explain_at, side, status_sentence
 
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]')
+# A tag pair; the value is checked by tag_value (one pattern for both would keep some
+# backtracking state per character of the value: about 170 bytes, 870 MB for a 5 MB tag).
+TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"(.*)"\s*\]', re.DOTALL)
+SPACES = re.compile(r"\s+")                 # (re's \s is exactly str.isspace)
+TOKEN_END = re.compile(r"[\s{};()]")
 MOVE_NUMBER = re.compile(r"(\d+)(\.+)")
 ANNOTATION = re.compile(r"[!?]+$")
+MAX_RECORD_BYTES = MAX_DATA_FILE_BYTES   # a PGN file, as a case file (docs/lookups.md)
 ROSTER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_BAD_INPUT = 0, 1, 2
@@ -79,7 +87,8 @@ def parse_pgn(text: str) -> list[Game]:
     in_moves = False
     depth = 0            # parenthesis depth of a variation being skipped
     comment_from = None  # line where an open {comment} started
-    pending = None       # a turn token that ended with a comma: the turn goes on
+    pending = None       # the parts of a turn whose last token ended with a comma (the turn
+    pending_line = 0     # goes on), joined once it ends: appending to a string is quadratic
     lines = text.splitlines()
     for number, raw in enumerate(lines, 1):
         line = raw
@@ -88,17 +97,17 @@ def parse_pgn(text: str) -> list[Game]:
         stripped = line.strip()
         if comment_from is None and depth == 0 and stripped.startswith("["):
             m = TAG.fullmatch(stripped)
-            if not m:
-                raise PgnError(PGN_SYNTAX, f"malformed tag pair {stripped!r} (write [Name \"value\"])",
+            if not m or tag_value(m[2]) is None:
+                raise PgnError(PGN_SYNTAX, f"malformed tag pair {quote(stripped)} (write [Name \"value\"])",
                                number)
             if game is None or in_moves:
                 if pending is not None:
-                    game.turns.append(pending)
+                    game.turns.append(Turn("".join(pending), pending_line))
                     pending = None
                 game = Game(line=number)
                 games.append(game)
                 in_moves = False
-            name, value = m[1], m[2].replace('\\"', '"').replace("\\\\", "\\")
+            name, value = m[1], tag_value(m[2])
             if name in game.tags:
                 raise PgnError(PGN_SYNTAX, f"tag {name} given twice in one game", number)
             game.tags[name] = value
@@ -129,12 +138,13 @@ def parse_pgn(text: str) -> list[Game]:
                 depth -= 1
                 i += 1
                 continue
+            if ch == "}":   # (outside a comment: no token could start here, the scan would stall)
+                raise PgnError(PGN_SYNTAX, "'}' without a matching '{'", number)
             if ch.isspace():
-                i += 1
+                i = SPACES.match(line, i).end()
                 continue
-            j = i
-            while j < len(line) and not line[j].isspace() and line[j] not in "{};()":
-                j += 1
+            end = TOKEN_END.search(line, i)
+            j = end.start() if end else len(line)
             token, i = line[i:j], j
             if depth:
                 continue
@@ -144,7 +154,7 @@ def parse_pgn(text: str) -> list[Game]:
             in_moves = True
             if token in RESULTS:
                 if pending is not None:
-                    game.turns.append(pending)
+                    game.turns.append(Turn("".join(pending), pending_line))
                     pending = None
                 game.termination, game.termination_line = token, number
                 game = None
@@ -154,27 +164,40 @@ def parse_pgn(text: str) -> list[Game]:
             m = MOVE_NUMBER.match(token)
             if m:
                 if pending is not None:  # a move number closes an unfinished turn
-                    game.turns.append(pending)
+                    game.turns.append(Turn("".join(pending), pending_line))
                     pending = None
                 token = token[m.end():]
                 if not token:
                     continue
-            if pending is not None:
-                pending = Turn(pending.text + token, pending.line)
-            else:
-                pending = Turn(token, number)
-            if not pending.text.endswith(","):
-                game.turns.append(pending)
+            if pending is None:
+                pending, pending_line = [], number
+            pending.append(token)
+            if not token.endswith(","):
+                game.turns.append(Turn("".join(pending), pending_line))
                 pending = None
     if comment_from is not None:
         raise PgnError(PGN_SYNTAX, "a '{' comment is never closed", comment_from)
     if depth:
         raise PgnError(PGN_SYNTAX, "a '(' variation is never closed", len(lines))
     if pending is not None and game is not None:
-        game.turns.append(pending)
+        game.turns.append(Turn("".join(pending), pending_line))
     if not games:
         raise PgnError(PGN_SYNTAX, "no game found (no tags and no moves)")
     return games
+
+
+def tag_value(quoted: str) -> str | None:
+    """The value of a tag from the text between its quotes, or None when that text holds
+    an unescaped quote or ends with a lone backslash (the pair is then malformed).  Time
+    and memory linear in the text."""
+    if "\\" in quoted:
+        unpaired = quoted.replace("\\\\", "")   # (each backslash left escapes the next character)
+        if unpaired.endswith("\\") or \
+                unpaired.count('"') != unpaired.count('\\"'):
+            return None
+    elif '"' in quoted:
+        return None
+    return quoted.replace('\\"', '"').replace("\\\\", "\\")
 
 
 # ---------------------------------------------------------------- checking
@@ -195,38 +218,44 @@ def replay_game(game: Game, index: int = 1) -> dict:
                        game.tag_lines.get("Variant")) from None
     result_tag = game.tags.get("Result")
     if result_tag is not None and result_tag not in RESULTS:
-        raise PgnError(UNKNOWN_RESULT, f"game {index}: Result {result_tag!r} is not one of "
+        raise PgnError(UNKNOWN_RESULT, f"game {index}: Result {quote(result_tag)} is not one of "
                        f"{', '.join(RESULTS)}", game.tag_lines.get("Result"))
     if result_tag and game.termination and game.termination != result_tag:
         raise PgnError(PGN_SYNTAX, f"game {index}: the movetext ends with {game.termination} "
                        f"but the Result tag says {result_tag}", game.termination_line)
     fen = game.tags.get("FEN")
     try:
-        pos, steps = play_line(rules, fen, [])
+        line = api.replay(rules, fen, [])
     except RulesError as e:
         raise PgnError(e.code, f"game {index}: FEN tag: {e.message}",
                        game.tag_lines.get("FEN")) from None
+    pos = line.start
     report = {"game": index, "line": game.line, "variant": rules.name,
               "fen": rules.fen(pos), "turns": 0, "legal": True, "illegal": None, "notes": []}
     for n, turn in enumerate(game.turns):
+        pos = line.final
         last = n == len(game.turns) - 1
         who = side(pos.turn)
         label = f"{pos.fullmove}{'.' if pos.turn == WHITE else '...'}"
+        try:
+            api.check_length(turn.text)   # (before the text is split into its moves)
+        except RulesError as e:
+            raise PgnError(e.code, f"game {index}, turn {label} ({who}): {e.message}", turn.line) from None
         text = clean_turn(turn.text)
         if text.endswith(",") and not last:
-            raise PgnError(INVALID_MOVE_TEXT, f"game {index}: turn {label} {turn.text!r} ends "
+            raise PgnError(INVALID_MOVE_TEXT, f"game {index}: turn {label} {quote(turn.text)} ends "
                            f"with a comma but another turn follows", turn.line)
         try:
-            result, after, after_steps = explain_at(rules, pos, steps, turn=text)
+            result = explain_at(rules, line, turn=text)   # plays a legal turn onto the line
         except RulesError as e:
-            raise PgnError(e.code, f"game {index}, turn {label} ({who}): {turn.text!r}: "
+            raise PgnError(e.code, f"game {index}, turn {label} ({who}): {quote(turn.text)}: "
                            f"{e.message}", turn.line) from None
         if not result["legal"] and result["code"] == INVALID_MOVE_TEXT:
             raise PgnError(INVALID_MOVE_TEXT, f"game {index}, turn {label} ({who}): "
-                           f"{turn.text!r} cannot be read: {result['detail']} ({result['rule']})", turn.line)
+                           f"{quote(turn.text)} cannot be read: {result['detail']} ({result['rule']})", turn.line)
         if not result["legal"] and result["incomplete"] and last and text.endswith(","):
-            rest = api.replay(rules, moves=[text], start=pos)
-            steps, pos = steps + list(rest.steps), rest.final
+            for token in api.split_tokens([text]):
+                line.play(token)
             report["turns"] += 1
             report["notes"].append(f"the record stops in the middle of {who}'s turn {label}")
             break
@@ -237,9 +266,9 @@ def replay_game(game: Game, index: int = 1) -> dict:
                                  "reason": result["reason"], "rule": result["rule"],
                                  "rules": result["rules"], "explanation": result}
             break
-        pos, steps = after, after_steps
         report["turns"] += 1
-    status = rules.status(pos, api.history(rules, steps))
+    pos = line.final
+    status = rules.status(pos, line.history)
     report.update(final_fen=rules.fen(pos), status=status, result_tag=result_tag)
     report["result_agrees"] = result_agrees(report, status, result_tag, rules.mid_turn(pos))
     return report
@@ -279,14 +308,30 @@ def replay_text(text: str) -> dict:
 
 
 def replay_file(path) -> dict:
+    return replay_text(read_record(path))
+
+
+def read_record(path) -> str:
+    """The text of a PGN file, read with the size limit of every data file (16 MiB): a
+    larger file, or a device or pipe that gives more, is refused after reading just past
+    the limit.  Opening never waits for a pipe's writer (a pipe with none reads as empty)."""
     try:
-        with open(path, encoding="utf-8-sig") as f:
-            text = f.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as f:
+            os.set_blocking(fd, True)    # (only the open must not wait)
+            data = f.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
         raise PgnError(FILE_NOT_FOUND, f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise PgnError(UNREADABLE_FILE, f"cannot read {path}: {e}") from None
-    return replay_text(text)
+    except OSError as e:
+        raise PgnError(UNREADABLE_FILE, f"cannot read {path}: {e.strerror or e}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise PgnError(FILE_TOO_LARGE, f"{path} holds more than {MAX_RECORD_BYTES // 2 ** 20} MiB, "
+                                       f"the limit of a record (doublecheck docs lookups)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise PgnError(UNREADABLE_FILE, f"cannot read {path}: not UTF-8 text (byte "
+                                        f"{data[e.start]:#04x} at offset {e.start})") from None
 
 
 def exit_code(report: dict) -> int:
@@ -303,7 +348,7 @@ def report_text(report: dict) -> str:
             bad = g["illegal"]
             out.append(f"  {g['turns']} turn{'s' if g['turns'] != 1 else ''} legal, then")
             out.append(f"  ILLEGAL turn {bad['turn']} ({bad['side']}, line {bad['line']}): "
-                       f"{bad['text']}")
+                       f"{clip(bad['text'])}")
             out.append(f"    {bad['reason']}")
             note = bad["explanation"].get("note")
             if note:
