@@ -179,3 +179,7 @@ def test_a_malformed_catalogue_entry_is_refused_with_its_file_and_place(tmp_path
                                       '"witness": "fen", "why": "because"}]')
     with pytest.raises(ValueError, match=r"entry 0: 'witness' must be a dict"):
         load_entries(module)
+    (package / "bad.json").write_text('[{"slug": "x", "class": "X", "bases": ["NoSuchMixin"], "rule": "G1", '
+                                      '"description": "d", "witness": {"op": "fen"}, "why": "because"}]')
+    with pytest.raises(ValueError, match=r"entry 0: toy_mutants\.bad has no 'NoSuchMixin'"):
+        load_entries(module)

@@ -68,12 +68,13 @@ def load_entries(module) -> None:
         raise ValueError(f"{where}: a list of mutant entries was expected")
     for n, entry in enumerate(entries):
         _check(entry, f"{where} entry {n}")
-        for cls in _classes(module, entry):
+        for cls in _classes(module, entry, f"{where} entry {n}"):
             _add(Mutant(f"{cls.name}/{entry['slug']}", cls.name, entry["rule"], entry["description"],
                         cls, entry["witness"], entry["why"]))
 
 
 def _check(entry, where: str) -> None:
+    """The entry has the fields of FIELDS, perhaps those of OPTIONAL, each of its kind."""
     if not isinstance(entry, dict):
         raise ValueError(f"{where}: an object was expected")
     unknown = set(entry) - set(FIELDS) - set(OPTIONAL)
@@ -85,15 +86,24 @@ def _check(entry, where: str) -> None:
             raise ValueError(f"{where}: {key!r} must be a {kind.__name__}")
 
 
-def _classes(module, entry) -> list[type]:
+def _classes(module, entry, where: str) -> list[type]:
     """The entry's mutant classes: its class (defined in ``module``, or built from ``bases``,
     names in ``module``), or with ``on`` that class as a mixin on each rules class named."""
     name = entry["class"]
     if "bases" in entry:
-        cls = type(name, tuple(getattr(module, b) for b in entry["bases"]), {"__module__": module.__name__})
+        bases = tuple(_named(module, b, where) for b in entry["bases"])
+        cls = type(name, bases, {"__module__": module.__name__})
     else:
-        cls = getattr(module, name)
-    return [on_rules(cls, getattr(module, base)) for base in entry["on"]] if "on" in entry else [cls]
+        cls = _named(module, name, where)
+    return [on_rules(cls, _named(module, base, where)) for base in entry["on"]] if "on" in entry else [cls]
+
+
+def _named(module, name, where: str):
+    """What ``name`` stands for in ``module``; a ValueError naming the entry when nothing."""
+    found = getattr(module, name, None) if isinstance(name, str) else None
+    if found is None:
+        raise ValueError(f"{where}: {module.__name__} has no {name!r}")
+    return found
 
 
 def on_rules(mixin, base):
