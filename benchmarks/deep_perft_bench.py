@@ -110,15 +110,23 @@ def cached_leaves(rules, pos, depth):
     return walk(pos, depth) if depth else 1
 
 
+def chosen(rows, names) -> list:
+    """The rows (name first) that --positions / --variants asked for; all when none was named."""
+    return [row for row in rows if not names or row[0] in names]
+
+
+def shifted(depth: int, offset: int) -> int:
+    """A table's depth moved by a --*depth-offset, never below 1."""
+    return max(1, depth + offset)
+
+
 def chess_table(args):
     rules = variants.get("chess")
     print("Part 1: chess, the six standard positions (nodes per second; ratio = speed / python-chess)")
     print(f"{'position':<10} {'depth':>5} {'nodes':>11} {'counting':<10} {'cached':>10} {'plain':>10} "
           f"{'py-chess':>10} {'cached/pc':>9} {'plain/pc':>8} {'cache x':>7}  load")
-    for name, fen, depth in POSITIONS:
-        if args.positions and name not in args.positions:
-            continue
-        depth = max(1, depth + args.depth_offset)
+    for name, fen, depth in chosen(POSITIONS, args.positions):
+        depth = shifted(depth, args.depth_offset)
         pos = rules.parse_fen(fen)
         ways = [("bulk", lambda: Counter(rules, Table(DEFAULT_HASH_MB)).count(pos, depth),
                  lambda: plain.perft(rules, pos, depth), lambda: python_chess_bulk(chess.Board(fen), depth))]
@@ -151,10 +159,8 @@ def variants_table(args):
     print(f"{'variant':<18} {'count':<9} {'nodes':>10} {'plain':>7} {'jobs 2':>7} {'jobs x':>6} "
           f"{'cached':>7} {'cache x':>7} {'jobs 2':>7} {'jobs x':>6} {'dask 2':>7} {'dask x':>6}  load")
     cluster = dask_cluster() if args.dask else None
-    for name, depth, turns in VARIANT_STARTS:
-        if args.variants and name not in args.variants:
-            continue
-        depth = max(1, depth + args.variant_depth_offset)
+    for name, depth, turns in chosen(VARIANT_STARTS, args.variants):
+        depth = shifted(depth, args.variant_depth_offset)
         rules = variants.get(name)
         pos = rules.start
         started_load = load()

@@ -126,6 +126,18 @@ def parse_number(text, what, least):
     return int(text)
 
 
+def validate_pawns_and_rights(rules, pos, pawn_name=lambda piece: "a pawn"):
+    """No pawn on a rank it may not stand on (``pawn_name(piece)`` names it in the error),
+    and castling rights and the en passant field that fit the board (G9)."""
+    g, board = rules.geometry, pos.board
+    for sq in g.squares:
+        piece = board[sq]
+        if piece is not None and piece[-1] in "Pp" and not rules.pawn_rank_ok(piece, g.rank[sq]):
+            raise bad(f"{pawn_name(piece)} cannot stand on {g.name[sq]}")
+    validate_castling(rules, pos)
+    validate_ep(rules, pos)
+
+
 def validate_standard(rules, pos):
     """The checks every check-based variant shares (G9)."""
     g, board = rules.geometry, pos.board
@@ -133,12 +145,7 @@ def validate_standard(rules, pos):
         n = board.count(king)
         if n != 1:
             raise bad(f"{'White' if color == WHITE else 'Black'} must have exactly one king; found {n}")
-    for sq in g.squares:
-        piece = board[sq]
-        if piece is not None and piece[-1] in "Pp" and not rules.pawn_rank_ok(piece, g.rank[sq]):
-            raise bad(f"a pawn cannot stand on {g.name[sq]}")
-    validate_castling(rules, pos)
-    validate_ep(rules, pos)
+    validate_pawns_and_rights(rules, pos)
     if not rules.mid_turn(pos) and rules.in_check(pos, other(pos.turn)):
         raise bad("the side not to move is in check")
 

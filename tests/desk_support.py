@@ -91,9 +91,14 @@ class Page:
         self.driver, self.base, self.by = driver, base, By
         self.wait = WebDriverWait(driver, 60)
 
-    def open(self):
+    def open(self, variant=None, fen=None):
+        """Load the page, then choose ``variant`` and set ``fen`` when given."""
         self.driver.get(self.base + "/")
         self.idle()
+        if variant is not None:
+            self.variant(variant)
+        if fen is not None:
+            self.set_fen(fen)
         return self
 
     def idle(self):
@@ -117,10 +122,14 @@ class Page:
         self.idle()
 
     def set_fen(self, fen):
-        field = self.driver.find_element(self.by.ID, "fen-input")
+        self.fill("fen-input", fen, "set-fen")
+
+    def fill(self, field_id, text, button_id):
+        """Type ``text`` into the emptied field ``field_id``, then press ``button_id``."""
+        field = self.driver.find_element(self.by.ID, field_id)
         field.clear()
-        field.send_keys(fen)
-        self.click("set-fen")
+        field.send_keys(text)
+        self.click(button_id)
 
     def square(self, name):
         """Click a square as a person does: on its piece when one stands there."""

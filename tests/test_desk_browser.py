@@ -100,8 +100,7 @@ def test_refuted_defence_kxh7_is_explained_naming_the_g6_pawn(browser, tmp_path)
 
 
 def test_double_chess_castling_with_the_p_rook(browser, tmp_path):
-    browser.open()
-    browser.variant("double-chess")
+    browser.open("double-chess")
     assert len(browser.driver.find_elements(browser.by.CSS_SELECTOR, "#board rect.square")) == 128
     browser.set_fen(DC_FEN)
     browser.square("i1")
@@ -116,8 +115,7 @@ def test_double_chess_castling_with_the_p_rook(browser, tmp_path):
 
 
 def test_symmetric_monster_drop_of_the_double_king_on_e0(browser, tmp_path):
-    browser.open()
-    browser.variant("symmetric-monster")
+    browser.open("symmetric-monster")
     assert len(browser.driver.find_elements(browser.by.CSS_SELECTOR, "#board rect.square")) == 72
     browser.set_fen(SM_FEN)
     browser.square("e0")                             # the double-pawn on e0 ...
@@ -160,8 +158,7 @@ def test_pasted_record_steps_to_its_illegal_turn(browser, tmp_path):
 
 
 def test_promotion_asks_for_the_piece(browser, tmp_path):
-    browser.open()
-    browser.set_fen("k7/4P3/8/8/8/8/8/4K3 w - - 0 1")
+    browser.open(fen="k7/4P3/8/8/8/8/8/4K3 w - - 0 1")
     browser.square("e7")
     browser.square("e8")
     choices = [b.get_attribute("data-promotion") for b in
@@ -177,8 +174,7 @@ def test_promotion_asks_for_the_piece(browser, tmp_path):
 
 
 def test_bad_input_gets_a_message_and_the_page_goes_on(browser, tmp_path):
-    browser.open()
-    browser.set_fen("rnbqkbnr/pppppppp/8/8 w KQkq - 0 1")
+    browser.open(fen="rnbqkbnr/pppppppp/8/8 w KQkq - 0 1")
     message = browser.text("message")
     assert message.startswith("invalid-fen: ")
     assert browser.piece("e1") == "K"                # the board before stays
@@ -234,9 +230,7 @@ def test_pieces_are_figures_and_double_pieces_doubled_with_a_legend(browser, tmp
 
 
 def test_anul_capture_on_move_one_ends_the_turn_with_its_reason(browser, tmp_path):
-    browser.open()
-    browser.variant("double-move-anul")
-    browser.set_fen(ANUL_FEN)
+    browser.open("double-move-anul", ANUL_FEN)
     assert slots(browser) == [("move 1", "to play now", "next", None), ("move 2", "not yet", "waiting", None)]
     browser.square("e4")
     browser.square("d5")                              # exd5: the capture brake (DA-5)
@@ -255,9 +249,7 @@ def test_anul_capture_on_move_one_ends_the_turn_with_its_reason(browser, tmp_pat
 
 
 def test_marseillais_check_on_move_one_ends_the_turn(browser, tmp_path):
-    browser.open()
-    browser.variant("marseillais")
-    browser.set_fen(MARSEILLAIS_FEN)
+    browser.open("marseillais", MARSEILLAIS_FEN)
     browser.square("a1")
     browser.square("a8")                              # Ra8+: the check brake (M3)
     assert slots(browser, "last-slots") == [("move one", "Ra8+", "played", None),
@@ -274,8 +266,7 @@ def test_double_move_turn_with_and_without_the_double_move(browser, tmp_path):
                                             ("second half", "Qh7#", "played", None)]
     assert reasons_in_line(browser) == []             # both slots filled: nothing ended early
     browser.screenshot(tmp_path / "double-move-used.png")
-    browser.open()
-    browser.variant("double-move")
+    browser.open("double-move")
     browser.square("e2")
     browser.square("e4")                              # an ordinary move: the turn is one move
     assert slots(browser, "last-slots") == [("first half", "e4", "played", None),
@@ -286,9 +277,7 @@ def test_double_move_turn_with_and_without_the_double_move(browser, tmp_path):
 
 
 def test_symmetric_monster_drop_fills_one_action_slot(browser, tmp_path):
-    browser.open()
-    browser.variant("symmetric-monster")
-    browser.set_fen(SM_FEN)
+    browser.open("symmetric-monster", SM_FEN)
     browser.square("e0")
     browser.square("e1")                              # the first double action
     assert slots(browser) == [("first action", "*e1", "played", None),
@@ -326,16 +315,11 @@ def test_flip_draws_the_board_from_blacks_side_and_it_still_plays(browser, tmp_p
 
 
 def type_move(browser, text):
-    field = browser.driver.find_element(browser.by.ID, "move-text")
-    field.clear()
-    field.send_keys(text)
-    browser.click("play-text")
+    browser.fill("move-text", text, "play-text")
 
 
 def test_a_typed_turn_is_played_and_a_refused_one_explained(browser, tmp_path):
-    browser.open()
-    browser.variant("double-move")
-    browser.set_fen(MATE_FEN)
+    browser.open("double-move", MATE_FEN)
     type_move(browser, "Qg8+,Qh7#")                   # seed 000's whole turn, typed in SAN
     assert "checkmate" in browser.text("status") and "1. Qg8+,Qh7#" in browser.text("line")
     assert browser.piece("h7") == "Q"
@@ -377,9 +361,7 @@ def test_a_move_made_with_the_keyboard_only(browser, tmp_path):
 
 
 def test_every_square_and_piece_has_an_accessible_name(browser):
-    browser.open()
-    browser.variant("symmetric-monster")
-    browser.set_fen(SM_FEN)
+    browser.open("symmetric-monster", SM_FEN)
     squares = browser.driver.find_elements(browser.by.CSS_SELECTOR, "#board rect.square")
     names = {r.get_attribute("data-square"): r.get_attribute("aria-label") for r in squares}
     assert len(names) == 72 and all(names.values())
@@ -399,8 +381,7 @@ def test_a_phone_screen_shows_the_whole_board_first(browser, tmp_path):
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     try:
-        browser.open()
-        browser.variant("symmetric-monster")
+        browser.open("symmetric-monster")
         view = driver.execute_script("return [window.innerWidth, window.innerHeight, window.scrollY];")
         assert view[:2] == [390, 844]
         board = driver.execute_script(
@@ -421,9 +402,7 @@ def test_a_phone_screen_shows_the_whole_board_first(browser, tmp_path):
 
 def test_a_fen_between_the_halves_shows_the_earlier_half_as_played_before_it(browser, tmp_path):
     # seed 000 after Qg8+ opened White's Double Move (ruling D1: field 7 "-Bm")
-    browser.open()
-    browser.variant("double-move")
-    browser.set_fen("r2q2Qk/ppp3p1/2np2Pp/5b2/3P1B2/6P1/PPP2P2/3R2K1 w - - 1 1 -Bm")
+    browser.open("double-move", "r2q2Qk/ppp3p1/2np2Pp/5b2/3P1B2/6P1/PPP2P2/3R2K1 w - - 1 1 -Bm")
     assert slots(browser) == [("first half", "before this position", "played", None),
                               ("second half", "to play now", "next", None)]
     browser.square("g8")

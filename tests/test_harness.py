@@ -208,25 +208,19 @@ def test_wrong_id_is_a_protocol_error(capsys, tmp_path, tree):
     assert found and int(found[1]) == int(found[2]) + 1000
 
 
-def test_missing_move_is_named_in_coordinates_and_san(capsys, tmp_path, tree):
-    code, out, _, report, outcomes = run_json(capsys, tmp_path, tree, "--engine", toy("missing_move"))
+@pytest.mark.parametrize("mode, case_id, lines", [
+    ("missing_move", "chess/toy/castling-moves",
+     ["moves: expected 26, got 25", "missing (expected, not produced): e1g1 (O-O)"]),
+    ("extra_move", "chess/toy/king-moves",
+     ["moves: expected 4, got 5", "extra (produced, not expected): a1a2 (not legal here)"]),
+])
+def test_a_missing_or_illegal_move_is_named_in_coordinates_and_san(capsys, tmp_path, tree, mode, case_id, lines):
+    code, out, _, report, outcomes = run_json(capsys, tmp_path, tree, "--engine", toy(mode))
     assert code == 1
-    assert outcomes.pop("chess/toy/castling-moves") == "failed"
+    assert outcomes.pop(case_id) == "failed"
     assert set(outcomes.values()) == {"passed"}
-    assert lines_of(report, "chess/toy/castling-moves") == [
-        "moves: expected 26, got 25",
-        "missing (expected, not produced): e1g1 (O-O)"]
-    assert "    missing (expected, not produced): e1g1 (O-O)" in out
-
-
-def test_extra_illegal_move_is_named(capsys, tmp_path, tree):
-    code, out, _, report, outcomes = run_json(capsys, tmp_path, tree, "--engine", toy("extra_move"))
-    assert code == 1
-    assert outcomes.pop("chess/toy/king-moves") == "failed"
-    assert set(outcomes.values()) == {"passed"}
-    assert lines_of(report, "chess/toy/king-moves") == [
-        "moves: expected 4, got 5",
-        "extra (produced, not expected): a1a2 (not legal here)"]
+    assert lines_of(report, case_id) == lines
+    assert f"    {lines[-1]}" in out
 
 
 def test_perft_miscount_drills_down_to_the_missing_move(capsys, tmp_path, tree):

@@ -5,6 +5,7 @@ request, and (2) fail at least one case of its variant. A mutant that no case
 catches means a missing case: add the case, do not weaken the mutant.
 """
 
+import importlib
 import json
 import re
 import shutil
@@ -17,7 +18,7 @@ import pytest
 
 from doublecheck.oracle import api, variants
 from doublecheck.casefiles import load_cases, load_rules
-from doublecheck.authoring.mutants import CATALOGUE, Mutant
+from doublecheck.authoring.mutants import CATALOGUE, Mutant, load_entries
 from doublecheck.authoring.mutants.kill import (DEFAULT_MAX_NODES, EXIT_ALL_KILLED, EXIT_SURVIVOR,
                                                 EXIT_USAGE, run_mutant, schedule, witness_diff)
 from doublecheck.cli import main as cli_main
@@ -73,7 +74,8 @@ def test_mutant_is_killed(name, cases):
 @pytest.mark.parametrize("variant", api.VARIANTS)
 def test_the_unchanged_oracle_is_not_killed(variant, cases):
     """The runner itself raises no false alarms: the oracle's own class passes every cheap case."""
-    same = Mutant(f"{variant}/unchanged", variant, "G1", "no change", type(variants.get(variant)), {"op": "fen"})
+    same = Mutant(f"{variant}/unchanged", variant, "G1", "no change", type(variants.get(variant)), {"op": "fen"},
+                  "the control: the oracle itself")
     outcome = run_mutant(same, cases, max_nodes=3000)
     assert not outcome.killed, outcome.diff
     assert outcome.ran > 20
@@ -127,12 +129,17 @@ def test_cli_bad_options(capsys, argv, message):
     assert message in capsys.readouterr().err
 
 
+def tree_of(tmp_path, case_file: str) -> str:
+    """A case tree in ``tmp_path`` with the rule catalogue and one case file (``variant/topic.json``)."""
+    shutil.copytree(ROOT / "cases" / "rules", tmp_path / "rules")
+    (tmp_path / case_file).parent.mkdir()
+    shutil.copy(ROOT / "cases" / case_file, tmp_path / case_file)
+    return str(tmp_path)
+
+
 def test_cli_survivor_exits_1(tmp_path, capsys):
     """With cases that never promote, the queen-only-promotion mutant survives and the run fails."""
-    shutil.copytree(ROOT / "cases" / "rules", tmp_path / "rules")
-    (tmp_path / "chess").mkdir()
-    shutil.copy(ROOT / "cases" / "chess" / "castling.json", tmp_path / "chess")
-    code = main(["--mutant", "chess/queen-only-promotion", "--cases-dir", str(tmp_path)])
+    code = main(["--mutant", "chess/queen-only-promotion", "--cases-dir", tree_of(tmp_path, "chess/castling.json")])
     assert code == EXIT_SURVIVOR
     out = capsys.readouterr().out
     assert "SURVIVED" in out and "survivor chess/queen-only-promotion" in out
@@ -140,10 +147,7 @@ def test_cli_survivor_exits_1(tmp_path, capsys):
 
 def test_cli_no_cases_is_an_error_not_a_verdict(tmp_path, capsys):
     """A tree without cases of the mutant's variant gives no verdict at all (exit 2)."""
-    shutil.copytree(ROOT / "cases" / "rules", tmp_path / "rules")
-    (tmp_path / "double-chess").mkdir()
-    shutil.copy(ROOT / "cases" / "double-chess" / "board.json", tmp_path / "double-chess")
-    code = main(["--mutant", "chess/queen-only-promotion", "--cases-dir", str(tmp_path)])
+    code = main(["--mutant", "chess/queen-only-promotion", "--cases-dir", tree_of(tmp_path, "double-chess/board.json")])
     assert code == EXIT_USAGE
     out, err = capsys.readouterr()
     assert "SURVIVED" not in out
@@ -157,3 +161,25 @@ def test_python_dash_m_works():
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert "double-chess/outer-castling-past-inner-rook" in done.stdout
+
+
+def test_a_malformed_catalogue_entry_is_refused_with_its_file_and_place(tmp_path, monkeypatch):
+    """An entry without its "why" (or with a field of the wrong kind) names the JSON file and the entry."""
+    package = tmp_path / "toy_mutants"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "bad.py").write_text("")
+    (package / "bad.json").write_text('[{"slug": "x", "class": "X", "rule": "G1", "description": "d", '
+                                      '"witness": {"op": "fen"}}, 3]')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = importlib.import_module("toy_mutants.bad")
+    with pytest.raises(ValueError, match=r"toy_mutants/bad\.json entry 0: missing \['why'\]"):
+        load_entries(module)
+    (package / "bad.json").write_text('[{"slug": "x", "class": "X", "rule": "G1", "description": "d", '
+                                      '"witness": "fen", "why": "because"}]')
+    with pytest.raises(ValueError, match=r"entry 0: 'witness' must be a dict"):
+        load_entries(module)
+    (package / "bad.json").write_text('[{"slug": "x", "class": "X", "bases": ["NoSuchMixin"], "rule": "G1", '
+                                      '"description": "d", "witness": {"op": "fen"}, "why": "because"}]')
+    with pytest.raises(ValueError, match=r"entry 0: toy_mutants\.bad has no 'NoSuchMixin'"):
+        load_entries(module)

@@ -153,7 +153,7 @@ def test_a_catalogue_file_says_why_a_shared_rule_is_not_tested(tmp_path):
 def test_mutant_catalogue_tables_are_written_from_the_mutants():
     from doublecheck.authoring.mutants import CATALOGUE
     for name, m in CATALOGUE.items():
-        assert len(m.why) > 10, f"{name}: its class needs a docstring saying why someone writes it"
+        assert len(m.why) > 10, f"{name}: its catalogue entry needs a 'why' saying why someone writes it"
     path = ROOT / "docs" / "mutants.md"
     text = path.read_text(encoding="utf-8")
     from doublecheck.authoring.mutants import record

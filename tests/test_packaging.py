@@ -109,6 +109,9 @@ def test_the_wheel_installs_one_top_level_package_with_its_data(built):
     for folder, prefix in (("cases", "doublecheck/cases/"), ("schemas", "doublecheck/schemas/")):
         in_repo = {prefix + str(p.relative_to(ROOT / folder)) for p in (ROOT / folder).rglob("*.json")}
         assert in_repo and in_repo <= shipped
+    mutants = ROOT / "tools" / "authoring" / "mutants"     # the mutant catalogue's entries, and the kill record
+    entries = {f"doublecheck/authoring/mutants/{p.name}" for p in mutants.glob("*.json")}
+    assert len(entries) > 6 and entries <= shipped
     pages = {n for n in names if n.startswith("doublecheck/docs/") and n.endswith(".md")}
     assert pages == {f"doublecheck/docs/{p.name}" for p in (ROOT / "docs").glob("*.md")}
     metadata = zipfile.ZipFile(wheel).read(f"{DIST}-{VERSION}.dist-info/METADATA").decode()

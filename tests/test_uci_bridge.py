@@ -154,47 +154,42 @@ def test_a_miscounting_engine_fails_with_the_missing_move_and_the_drill_down():
 PERFT_3 = {"op": "perft", "variant": "chess", "depth": 3}
 
 
-def test_a_crash_is_reported_with_stderr_and_the_engine_restarted():
-    engine = fake("crash")
-    try:
-        engine.hello()
-        with pytest.raises(EngineFailure) as failure:
-            engine.request(PERFT_3)
-        assert failure.value.kind == "crash"
-        assert "exit status 3" in failure.value.message
-        assert "crashing on purpose" in failure.value.stderr
-        assert engine.request({"op": "perft", "variant": "chess", "depth": 2})["nodes"] == 400
-        assert engine.restarts == 1
-    finally:
-        engine.close()
-
-
-def test_a_hang_times_out_and_the_engine_is_restarted():
-    engine = fake("hang", timeout=1.5)
+def fails_then_recovers(mode: str, timeout: float, after: dict):
+    """A fake engine in ``mode`` asked for perft 3: (the failure, the seconds the failing
+    request took, the answer to ``after`` asked next, how often the engine was restarted).
+    The engine is closed whatever happens."""
+    engine = fake(mode, timeout=timeout)
     try:
         engine.hello()
         start = time.perf_counter()
         with pytest.raises(EngineFailure) as failure:
             engine.request(PERFT_3)
-        assert failure.value.kind == "timeout"
-        assert time.perf_counter() - start < 10
-        assert engine.request({"op": "moves", "variant": "chess"})["ok"]
-        assert engine.restarts == 1
+        took = time.perf_counter() - start
+        return failure.value, took, engine.request(after), engine.restarts
     finally:
         engine.close()
+
+
+def test_a_crash_is_reported_with_stderr_and_the_engine_restarted():
+    failure, _, answer, restarts = fails_then_recovers("crash", 30.0, {"op": "perft", "variant": "chess", "depth": 2})
+    assert failure.kind == "crash"
+    assert "exit status 3" in failure.message
+    assert "crashing on purpose" in failure.stderr
+    assert answer["nodes"] == 400 and restarts == 1
+
+
+def test_a_hang_times_out_and_the_engine_is_restarted():
+    failure, took, answer, restarts = fails_then_recovers("hang", 1.5, {"op": "moves", "variant": "chess"})
+    assert failure.kind == "timeout"
+    assert took < 10
+    assert answer["ok"] and restarts == 1
 
 
 def test_garbage_is_a_protocol_error():
-    engine = fake("garbage", timeout=5)
-    try:
-        engine.hello()
-        with pytest.raises(EngineFailure) as failure:
-            engine.request(PERFT_3)
-        assert failure.value.kind == "protocol-error"
-        assert "lots" in failure.value.message
-        assert engine.request({"op": "perft", "variant": "chess", "depth": 1})["nodes"] == 20
-    finally:
-        engine.close()
+    failure, _, answer, _ = fails_then_recovers("garbage", 5, {"op": "perft", "variant": "chess", "depth": 1})
+    assert failure.kind == "protocol-error"
+    assert "lots" in failure.message
+    assert answer["nodes"] == 20
 
 
 def test_a_program_that_is_not_a_uci_engine_is_refused_at_hello():

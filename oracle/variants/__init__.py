@@ -65,7 +65,7 @@ class Variant:
     cases: str = "cases"
     doc: str | None = None             # the doc page inside the package, e.g. "docs/no-castling.md"
     generator: str | None = None      # a module defining VARIANT and files() (authoring.generate)
-    mutants: str | None = None        # a module of @mutant classes (authoring.mutants)
+    mutants: str | None = None        # mutant classes; entries in <module>.json (authoring.mutants)
     plugin: str | None = field(default=None, compare=False)   # set when loaded: who registered it
 
     def rules_class(self):

@@ -23,7 +23,7 @@ from doublecheck.oracle import explain
 from doublecheck.oracle.chess import About, Chess, game_over, not_over
 from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
 from doublecheck.oracle.explain import VARIANT, Refusal, TurnEnd, piece_name, side as side_name
-from doublecheck.oracle.fen import validate_castling, validate_ep
+from doublecheck.oracle.fen import validate_pawns_and_rights
 from doublecheck.oracle.geometry import Geometry
 from doublecheck.oracle.position import BLACK, WHITE, Move, color_of, colored, other
 
@@ -215,7 +215,7 @@ class SymmetricMonster(Chess):
 
     def validate(self, pos):
         """Reject positions that cannot arise (G9, S3)."""
-        g, board, hand = self.geometry, pos.board, pos.state.hand
+        board, hand = pos.board, pos.state.hand
         for color in (WHITE, BLACK):
             side = "White" if color == WHITE else "Black"
             for king, what in ((colored("K", color), "single king"), (colored("*K", color), "double-king")):
@@ -223,12 +223,7 @@ class SymmetricMonster(Chess):
                     raise bad(f"{side} has {board.count(king)} pieces {king!r}; at most one {what}")
             if colored("*K", color) in board and colored("K", color) in hand:
                 raise bad(f"{side}'s double-king is both in hand (field 7) and on the board")
-        for sq in g.squares:
-            piece = board[sq]
-            if piece is not None and piece[-1] in "Pp" and not self.pawn_rank_ok(piece, g.rank[sq]):
-                raise bad(f"a {'double-' if is_double(piece) else ''}pawn {piece!r} cannot stand on {g.name[sq]}")
-        validate_castling(self, pos)
-        validate_ep(self, pos)
+        validate_pawns_and_rights(self, pos, lambda piece: f"a {'double-' if is_double(piece) else ''}pawn {piece!r}")
         if not self.has_king(board, other(pos.turn)):
             raise bad("the side not to move has no king on the board: the game ended before this position")
         if pos.state.first is not None:

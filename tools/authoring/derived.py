@@ -20,8 +20,8 @@
   ``doublecheck.authoring.deep.deep_rows``.
 
 - The catalogue tables of docs/mutants.md come from the mutant catalogue
-  (``doublecheck.authoring.mutants``: each ``@mutant`` line and the class's
-  docstring), with the number of curated cases that kill each mutant, read
+  (``doublecheck.authoring.mutants``: the ``<module>.json`` entries beside each
+  mutant module), with the number of curated cases that kill each mutant, read
   from the kill record (``doublecheck.authoring.mutants.record``), which is
   itself written here: a variant whose cases, oracle or mutants changed since
   the record was written is played again.
@@ -48,7 +48,7 @@ TABLE_START = ("<!-- rule table: written by `doublecheck generate` from the rule
                "(cases/rules/*.json); edit the catalogue, not this table -->")
 TABLE_END = "<!-- end of the rule table -->"
 MUTANTS_START = ("<!-- mutant catalogue: written by `doublecheck generate` from "
-                 "doublecheck.authoring.mutants (each @mutant line and its class's docstring); "
+                 "doublecheck.authoring.mutants (the <module>.json entries beside each mutant module); "
                  "edit those, not these tables -->")
 MUTANTS_END = "<!-- end of the mutant catalogue -->"
 CASE_ID_VARIANTS = re.compile(r"\^\(chess(?:\|[a-z0-9-]+)*\)/")

@@ -20,11 +20,10 @@ give the same file, byte for byte.
 from __future__ import annotations
 
 import hashlib
-import random
 from dataclasses import dataclass
 
 from doublecheck import __version__
-from doublecheck.authoring.generators import Kit
+from doublecheck.authoring.generators import Kit, random_game, runs
 from doublecheck.oracle import variants
 from doublecheck.oracle.errors import INVALID_REQUEST, RulesError
 from doublecheck.oracle.limits import check_perft_depth
@@ -87,32 +86,12 @@ def check(options: OwnOptions) -> None:
     check_perft_depth(rules, options.perft_depth)
 
 
-def random_game(variant: str, seed: int, fen: str | None) -> list[str]:
-    """The turns of one seeded random game, each move drawn among the legal moves (sorted by
-    their text) until the turn is complete; a turn is written as its moves joined by commas."""
-    rules = variants.get(variant)
-    rng = random.Random(seed)
-    pos, history, line = rules.parse_fen(fen or rules.start_fen), [], []
-    while len(line) < TURNS and not rules.status(pos, history)["over"]:
-        history.append(rules.identity(pos))
-        texts = []
-        while True:
-            moves = sorted(rules.legal_moves(pos), key=lambda m: rules.move_text(pos, m))
-            move = rng.choice(moves)
-            texts.append(rules.move_text(pos, move).rstrip(","))   # "e2e4," opens a Double Move
-            pos = rules.play(pos, move)
-            if not rules.mid_turn(pos):
-                break
-        line.append(",".join(texts))
-    return line
-
-
 def playout_cases(kit: Kit, options: OwnOptions) -> list:
     origin = {"fen": options.fen} if options.fen else {}
     cases = []
     first = options.seed or 1
     for game in range(first, first + options.games):
-        line = random_game(options.variant, game, options.fen)
+        line = random_game(options.variant, game, TURNS, options.fen)
         cases += kit.checkpoint_cases(game, line, EVERY, PLAYOUT_RULES, origin)
         cases.append(kit.final_case(game, line, FINAL_RULES, origin))
     return cases
@@ -120,8 +99,9 @@ def playout_cases(kit: Kit, options: OwnOptions) -> list:
 
 def perft_cases(kit: Kit, options: OwnOptions) -> list:
     where = "the given position" if options.fen else "the start position"
-    runs = [(d, False, d == options.perft_depth) for d in range(1, options.perft_depth + 1)]
-    return kit.perft_cases([("perft", where, options.fen, runs)], lambda fen: PERFT_RULES)
+    depth = options.perft_depth
+    return kit.perft_cases([("perft", where, options.fen, runs(depth, divide=(f"m{depth}",)))],
+                           lambda fen: PERFT_RULES)
 
 
 def own_file(options: OwnOptions) -> tuple[str, dict]:

@@ -106,6 +106,17 @@ def _replace(path, target: Path, data: bytes, mode: int | None) -> None:
         raise
 
 
+def write_available(fd: int, data: memoryview) -> memoryview:
+    """Write to the non-blocking ``fd`` until it would block; what is left (empty: all of it
+    went).  Any other OSError is the caller's to name."""
+    while data:
+        try:
+            data = data[os.write(fd, data):]
+        except BlockingIOError:
+            break
+    return data
+
+
 def _write_through(path, data: bytes) -> None:
     """Write into an existing device or FIFO, never waiting WRITE_WAIT seconds for progress."""
     # O_APPEND: /dev/stdout redirected to a file adds to it rather than writing over its start
@@ -119,15 +130,11 @@ def _write_through(path, data: bytes) -> None:
         kind = os.fstat(fd).st_mode
         if stat.S_ISREG(kind) and not str(path).startswith(IN_PLACE):
             raise OutputError(path, "it became a regular file while being opened")
-        view = memoryview(data)
+        view = write_available(fd, memoryview(data))
         while view:
-            try:
-                view = view[os.write(fd, view):]
-                continue
-            except BlockingIOError:
-                pass
             if not select.select([], [fd], [], WRITE_WAIT)[1]:
                 raise OutputError(path, f"nothing more was accepted within {WRITE_WAIT:g} s")
+            view = write_available(fd, view)
     except OSError as e:
         raise OutputError(path, e.strerror or str(e)) from None
     finally:

@@ -51,6 +51,7 @@ import time
 from collections import deque
 
 from doublecheck.harness.deadline import Deadline
+from doublecheck.harness.output import write_available
 from doublecheck.oracle.errors import CRASH, PROTOCOL_ERROR, TIMEOUT, clip as clip_text
 
 MAX_LINE = 16 * 1024 * 1024  # longest line read from an engine, unless the caller says otherwise
@@ -172,14 +173,13 @@ class LineProcess:
         """Write one line to the program's stdin, reading its output meanwhile (no deadlock)."""
         data = memoryview((line + "\n").encode("utf-8"))
         fd = self.proc.stdin.fileno()
-        while data:
+        while True:
             try:
-                data = data[os.write(fd, data):]
-                continue
-            except BlockingIOError:
-                pass
+                data = write_available(fd, data)
             except OSError:
                 raise self.crashed("the engine stopped reading its input") from None
+            if not data:
+                return
             if deadline.passed():
                 raise self.failure(TIMEOUT, f"the engine did not read its input within "
                                               f"{deadline.seconds:g} s; the engine was killed")

@@ -157,6 +157,15 @@ def _skip_kind(reason: str) -> str:
                   reason)
 
 
+def _section(p, title: str, lines) -> None:
+    """A titled block of indented lines after a blank line; nothing when there are none."""
+    if lines:
+        p()
+        p(title)
+        for line in lines:
+            p(f"  {line}")
+
+
 def _skips(results) -> list[str]:
     """One line per skipped case, or one per reason when many cases share it."""
     by_reason = {}
@@ -188,34 +197,16 @@ def text(run, out) -> None:
     total = Counter(r.outcome for r in run.results)
     for variant, op, counts, seconds in rows + [("all", "", total, run.seconds)]:
         p(f"{variant:<{w}}  {op:<7}" + "".join(f"{counts[o]:>9}" for o in cols) + f"{seconds:>9.1f}")
-    skips = _skips(run.results)
-    if skips:
-        p()
-        p("Skipped:")
-        for line in skips:
-            p(f"  {line}")
-    xfailed = [r for r in run.results if r.outcome == "xfailed"]
-    if xfailed:
-        p()
-        p(f"Expected failures (listed in {run.xfail_file}):")
-        for r in xfailed:
-            p(f"  {r.case.id} ({r.actual}): {r.reason}")
+    _section(p, "Skipped:", _skips(run.results))
+    _section(p, f"Expected failures (listed in {run.xfail_file}):",
+             [f"{r.case.id} ({r.actual}): {r.reason}" for r in run.results if r.outcome == "xfailed"])
     for r in run.results:
         if r.outcome in ("failed", "error", "xpassed") and not not_run(r):
             p()
             for line in describe_lines(r):
                 p(line)
-    unsent = not_run_lines(run.results)
-    if unsent:
-        p()
-        p("Not run:")
-        for line in unsent:
-            p(f"  {line}")
-    if run.problems:
-        p()
-        p(f"Problems in the case files ({len(run.problems)}):")
-        for problem in run.problems:
-            p(f"  {problem}")
+    _section(p, "Not run:", not_run_lines(run.results))
+    _section(p, f"Problems in the case files ({len(run.problems)}):", run.problems)
     for hint in getattr(run, "hints", ()):
         p()
         p(hint)

@@ -133,35 +133,31 @@ class Counter:
         return {text: self.count(after, depth - 1, turns) for text, after in steps(self.rules, pos, turns)}
 
     def _moves(self, pos, depth):
-        rules = self.rules
-        level = self.move_levels[depth]
-        key = rules.perft_key(pos)
+        return self._walk(pos, depth, self.move_levels, self.rules.legal_moves, self.rules.play)
+
+    def _turns(self, pos, depth):
+        return self._walk(pos, depth, self.turn_levels, self.rules.turns, _after_turn)
+
+    def _walk(self, pos, depth, levels, steps_from, follow):
+        """The count below ``pos``, remembered per depth in ``levels``: ``steps_from(pos)``
+        lists the steps (moves or turns), ``follow(pos, step)`` is the position after one;
+        at depth 1 the steps are counted without being played."""
+        level = levels[depth]
+        key = self.rules.perft_key(pos)
         n = level.get(key)
         if n is not None:
             return n
-        moves = rules.legal_moves(pos)
+        found = steps_from(pos)
         if depth == 1:
-            n = len(moves)
+            n = len(found)
         else:
             n = 0
-            for m in moves:
-                n += self._moves(rules.play(pos, m), depth - 1)
+            for step in found:
+                n += self._walk(follow(pos, step), depth - 1, levels, steps_from, follow)
         self.table.store(level, key, n)
         return n
 
-    def _turns(self, pos, depth):
-        rules = self.rules
-        level = self.turn_levels[depth]
-        key = rules.perft_key(pos)
-        n = level.get(key)
-        if n is not None:
-            return n
-        turns = rules.turns(pos)
-        if depth == 1:
-            n = len(turns)
-        else:
-            n = 0
-            for _, after in turns:
-                n += self._turns(after, depth - 1)
-        self.table.store(level, key, n)
-        return n
+
+def _after_turn(pos, turn):
+    """The position after a turn as ``rules.turns`` lists it: (moves, position after)."""
+    return turn[1]

@@ -8,12 +8,16 @@ description, and a *witness*: a request on which the mutant's answer differs
 from the oracle's, so that no entry is a mutant equivalent to the oracle.
 
 This package mirrors ``authoring/generators``: one module per variant holds
-that variant's mutants (``chess``, ``double_move``, ...), ``common`` the
+that variant's mutant classes (``chess``, ``double_move``, ...), ``common`` the
 pieces several share, and ``kill`` the run that plays the cases against
-them (``doublecheck mutants``).  A module registers its classes with the
-``@mutant`` decorator; ``CATALOGUE`` holds every registered mutant once all
-variant modules are imported, which importing this package does.  Each
-class's docstring says why someone would write that mistake.
+them (``doublecheck mutants``).  The catalogue itself is data: beside each
+module, ``<module>.json`` lists its entries (slug, rule id, description,
+witness request, why someone would write the mistake, and the class: one
+the module defines, or one built from the ``bases`` the entry names, or a
+mixin put ``on`` each of several rules classes).  ``CATALOGUE`` holds every
+entry once all variant modules are loaded, which importing this package does;
+a variant plugin's mutant module is loaded the same way, with its own JSON
+file beside it.
 
 The catalogue tables of docs/mutants.md are written from these entries by
 ``doublecheck generate``.
@@ -22,10 +26,11 @@ The catalogue tables of docs/mutants.md are written from these entries by
 from __future__ import annotations
 
 import importlib
-import inspect
+import json
 import pkgutil
 import sys
 from dataclasses import dataclass
+from importlib import resources
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,7 @@ class Mutant:
     description: str   # the mistake, in one line
     cls: type          # subclass of the variant's rules class
     witness: dict      # a request (no "variant") on which it answers differently
+    why: str           # why someone writes this mistake (docs/mutants.md)
 
     def rules(self):
         """A fresh rules object (the oracle's classes build their tables in __init__)."""
@@ -46,35 +52,63 @@ class Mutant:
     def witness_request(self) -> dict:
         return {**self.witness, "variant": self.variant}
 
-    @property
-    def why(self) -> str:
-        """Why someone writes this mistake: the docstring of the mutant's own class."""
-        return " ".join(inspect.cleandoc(self.cls.__dict__.get("__doc__") or "").split())
-
 
 CATALOGUE: dict[str, Mutant] = {}
+FIELDS = {"slug": str, "class": str, "rule": str, "description": str, "witness": dict, "why": str}
+OPTIONAL = {"bases": list, "on": list}
 
 
-def mutant(slug: str, rule: str, description: str, witness: dict, on=None):
-    """Class decorator: register the class as the mutant ``<variant>/<slug>``.
+def load_entries(module) -> None:
+    """Register the mutants ``<module>.json`` (beside ``module``) declares; a malformed entry
+    is a ValueError naming the file and the entry."""
+    package, _, stem = module.__name__.rpartition(".")
+    where = f"{package}/{stem}.json"
+    entries = json.loads(resources.files(package).joinpath(f"{stem}.json").read_text(encoding="utf-8"))
+    if not isinstance(entries, list):
+        raise ValueError(f"{where}: a list of mutant entries was expected")
+    for n, entry in enumerate(entries):
+        _check(entry, f"{where} entry {n}")
+        for cls in _classes(module, entry, f"{where} entry {n}"):
+            _add(Mutant(f"{cls.name}/{entry['slug']}", cls.name, entry["rule"], entry["description"],
+                        cls, entry["witness"], entry["why"]))
 
-    The class is a subclass of its variant's rules class; or, with ``on`` (a tuple of
-    rules classes), a mixin holding a mistake several variants can share, registered
-    once on each of them (as ``<Mixin><RulesClass>``, with the mixin's docstring).
-    This is the one way a mutant is registered."""
 
-    def register(cls):
-        for made in ([cls] if on is None else [on_rules(cls, base) for base in on]):
-            _add(Mutant(f"{made.name}/{slug}", made.name, rule, description, made, witness))
-        return cls
+def _check(entry, where: str) -> None:
+    """The entry has the fields of FIELDS, perhaps those of OPTIONAL, each of its kind."""
+    if not isinstance(entry, dict):
+        raise ValueError(f"{where}: an object was expected")
+    unknown = set(entry) - set(FIELDS) - set(OPTIONAL)
+    missing = set(FIELDS) - set(entry)
+    if unknown or missing:
+        raise ValueError(f"{where}: missing {sorted(missing)}, unknown {sorted(unknown)}")
+    for key, kind in {**FIELDS, **OPTIONAL}.items():
+        if key in entry and not isinstance(entry[key], kind):
+            raise ValueError(f"{where}: {key!r} must be a {kind.__name__}")
 
-    return register
+
+def _classes(module, entry, where: str) -> list[type]:
+    """The entry's mutant classes: its class (defined in ``module``, or built from ``bases``,
+    names in ``module``), or with ``on`` that class as a mixin on each rules class named."""
+    name = entry["class"]
+    if "bases" in entry:
+        bases = tuple(_named(module, b, where) for b in entry["bases"])
+        cls = type(name, bases, {"__module__": module.__name__})
+    else:
+        cls = _named(module, name, where)
+    return [on_rules(cls, _named(module, base, where)) for base in entry["on"]] if "on" in entry else [cls]
+
+
+def _named(module, name, where: str):
+    """What ``name`` stands for in ``module``; a ValueError naming the entry when nothing."""
+    found = getattr(module, name, None) if isinstance(name, str) else None
+    if found is None:
+        raise ValueError(f"{where}: {module.__name__} has no {name!r}")
+    return found
 
 
 def on_rules(mixin, base):
-    """The mutant class of ``mixin`` on the rules class ``base``; the mixin's docstring (why
-    someone writes the mistake, docs/mutants.md) is its own."""
-    return type(mixin.__name__ + base.__name__, (mixin, base), {"__doc__": mixin.__doc__})
+    """The mutant class of ``mixin`` on the rules class ``base``."""
+    return type(mixin.__name__ + base.__name__, (mixin, base), {"__module__": mixin.__module__})
 
 
 def _add(entry: Mutant) -> None:
@@ -88,12 +122,12 @@ def _load_variant_modules():
     mutant module each variant plugin names (a warning naming the plugin if it fails)."""
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
         if info.name not in ("common", "kill", "record"):
-            importlib.import_module(f"{__name__}.{info.name}")
+            load_entries(importlib.import_module(f"{__name__}.{info.name}"))
     from doublecheck.oracle import variants
     for variant in variants.plugins():
         if variant.mutants is not None:
             try:
-                importlib.import_module(variant.mutants)
+                load_entries(importlib.import_module(variant.mutants))
             except Exception as e:
                 print(f"warning: variant plugin {variant.plugin}: its mutants {variant.mutants} "
                       f"cannot be imported: {type(e).__name__}: {e}", file=sys.stderr)

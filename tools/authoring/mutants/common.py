@@ -75,6 +75,20 @@ class CapturedRookMixin:
         return after
 
 
+class EnPassantPinBlindMixin:
+    """The king-safety test of an en passant capture moves the capturing pawn but leaves the
+    captured one standing, so a pin along the rank is missed (every two-move variant's
+    mutants reuse it)."""
+
+    def king_safe_after(self, pos, move):
+        if not move.en_passant:
+            return super().king_safe_after(pos, move)
+        board = list(pos.board)
+        board[move.to], board[move.frm] = board[move.frm], None
+        king = "K" if pos.turn == WHITE else "k"
+        return not self.attacked(board, board.index(king), other(pos.turn))
+
+
 class KingPathEndsOnlyMixin:
     """Castling's attack test looks at the king's start and end squares only, not the
     squares it crosses (chess and double-chess mutants)."""
@@ -165,6 +179,16 @@ class GameEndWithoutEnPassantMixin:
             return (game_over("checkmate", winner=other(pos.turn)) if self.in_check(pos)
                     else game_over("stalemate"))
         return result
+
+
+class SeventyFiveBeatsMateMixin:
+    """The 75-move rule is tested before checkmate and stalemate, so a mate given on the
+    move that reaches the limit is lost to the automatic draw (several variants' mutants)."""
+
+    def status(self, pos, history=()):
+        if not self.mid_turn(pos) and pos.halfmove >= 150:
+            return game_over("seventy-five-moves")
+        return super().status(pos, history)
 
 
 class GameEndCastlingUncheckedMixin:

@@ -39,10 +39,12 @@ def curated(cases, variant: str) -> list:
 
 
 def _source_files() -> list[Path]:
-    """The Python files a kill depends on: the oracle, the mutants, the comparison."""
+    """The files a kill depends on: the oracle, the mutants and their entries, the comparison."""
     oracle = Path(api.__file__).parent
     mutants = Path(__file__).parent
-    return sorted(oracle.rglob("*.py")) + sorted(mutants.glob("*.py")) + [Path(compare_module.__file__)]
+    entries = sorted(p for p in mutants.glob("*.json") if p != RECORD)   # which classes, and their bases
+    return (sorted(oracle.rglob("*.py")) + sorted(mutants.glob("*.py")) + entries
+            + [Path(compare_module.__file__)])
 
 
 def _source_digest() -> str:
