@@ -7,6 +7,7 @@ catches means a missing case: add the case, do not weaken the mutant.
 
 import importlib
 import json
+import pickle
 import re
 import shutil
 import subprocess
@@ -183,3 +184,10 @@ def test_a_malformed_catalogue_entry_is_refused_with_its_file_and_place(tmp_path
                                       '"description": "d", "witness": {"op": "fen"}, "why": "because"}]')
     with pytest.raises(ValueError, match=r"entry 0: toy_mutants\.bad has no 'NoSuchMixin'"):
         load_entries(module)
+
+
+def test_every_mutant_class_can_be_sent_to_another_process():
+    """`doublecheck mutants --jobs N` sends mutants to worker processes by pickling: a class
+    built from a catalogue entry must be found again under its module and name."""
+    for m in CATALOGUE.values():
+        assert pickle.loads(pickle.dumps(m.cls)) is m.cls, m.name

@@ -92,7 +92,7 @@ def _classes(module, entry, where: str) -> list[type]:
     name = entry["class"]
     if "bases" in entry:
         bases = tuple(_named(module, b, where) for b in entry["bases"])
-        cls = type(name, bases, {"__module__": module.__name__})
+        cls = _made(name, bases, module.__name__)
     else:
         cls = _named(module, name, where)
     return [on_rules(cls, _named(module, base, where)) for base in entry["on"]] if "on" in entry else [cls]
@@ -108,7 +108,19 @@ def _named(module, name, where: str):
 
 def on_rules(mixin, base):
     """The mutant class of ``mixin`` on the rules class ``base``."""
-    return type(mixin.__name__ + base.__name__, (mixin, base), {"__module__": mixin.__module__})
+    return _made(mixin.__name__ + base.__name__, (mixin, base), mixin.__module__)
+
+
+def _made(name: str, bases: tuple, module_name: str) -> type:
+    """A class built from an entry, kept in its module under its name, as a class written out
+    there would be: pickle finds it by that name (``mutants --jobs`` sends mutants to other
+    processes)."""
+    module = sys.modules[module_name]
+    made = getattr(module, name, None)
+    if made is None or getattr(made, "__bases__", None) != bases:
+        made = type(name, bases, {"__module__": module_name, "__qualname__": name})
+        setattr(module, name, made)
+    return made
 
 
 def _add(entry: Mutant) -> None:
