@@ -1,6 +1,7 @@
 """Every case file and catalogue file is well-formed, and the loader reports broken ones."""
 
 import json
+from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -41,6 +42,27 @@ def test_every_cited_rule_is_defined(real):
 def test_every_ruling_is_in_the_catalogue(real):
     rules, _, _ = real
     assert [r for r in RULING_IDS if r not in rules] == []
+
+
+def test_sources_cite_the_projects_own_rulings(real):
+    """A case or a rule says where its expected value comes from in the project's own terms
+    (``doublecheck ruling G3``, a catalogue id, a seed), never a file outside the project."""
+    rules, cases, _ = real
+    plugin_files = [p for p in (Path(__file__).resolve().parent / "plugins").rglob("*.json")
+                    if "cases" in p.parts]
+    sources = ([c.source for c in cases] + [r.get("source", "") for r in rules.values()]
+               + [s for p in plugin_files for s in _sources(json.loads(p.read_text(encoding="utf-8")))])
+    assert [s for s in sources if "rulings.md" in s] == []
+
+
+def _sources(data) -> list[str]:
+    """Every "source" text anywhere in a JSON document."""
+    if isinstance(data, dict):
+        own = [data["source"]] if isinstance(data.get("source"), str) else []
+        return own + [s for v in data.values() for s in _sources(v)]
+    if isinstance(data, list):
+        return [s for v in data for s in _sources(v)]
+    return []
 
 
 def test_requests_carry_the_file_variant(real):
