@@ -180,17 +180,6 @@ def replay(rules, fen=None, moves=None, start: Position | None = None) -> Line:
     return line
 
 
-def history(rules, steps) -> History:
-    """The identity keys (G3) of the turn-boundary positions the steps were played from
-    (a step's position is one when the step before it ended its turn)."""
-    keys, boundary = History(), bool(steps) and not rules.mid_turn(steps[0].pos)
-    for step in steps:
-        if boundary:
-            keys.add(rules.identity(step.pos))
-        boundary = step.ends_turn
-    return keys
-
-
 def handle(request: dict, rules=None, counter=None) -> dict:
     """Answer one request (see the module docstring); raises RulesError on bad input.
 

@@ -22,7 +22,6 @@ SLIDES = {"R": ROOK_DIRECTIONS, "B": BISHOP_DIRECTIONS, "Q": QUEEN_DIRECTIONS}
 PROMOTION_LETTERS = "QRBN"
 
 
-
 @dataclass(frozen=True)
 class About:
     """What the tables ``doublecheck generate`` writes say of a variant, in its own class:
@@ -33,6 +32,7 @@ class About:
     move: str
     turn: str
     note: str
+
 
 @dataclass(frozen=True)
 class CastleRule:

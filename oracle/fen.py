@@ -140,7 +140,7 @@ def validate_pawns_and_rights(rules, pos, pawn_name=lambda piece: "a pawn"):
 
 def validate_standard(rules, pos):
     """The checks every check-based variant shares (G9)."""
-    g, board = rules.geometry, pos.board
+    board = pos.board
     for color, king in ((WHITE, "K"), (BLACK, "k")):
         n = board.count(king)
         if n != 1:

@@ -1,6 +1,8 @@
 """Mutants of FIDE chess (the rules every variant shares)."""
 
 
+# The mixins and rules classes this module's entries (<module>.json) name as "bases" or "on"
+# are looked up here by name: imported for them, though no code below uses them.
 from doublecheck.authoring.mutants.common import (CapturedRookMixin, EnPassantPinBlindMixin,
                                                   GameEndCastlingUncheckedMixin, GameEndWithoutEnPassantMixin,
                                                   KingPathEndsOnlyMixin, MoverRightsOnlyIdentityMixin,

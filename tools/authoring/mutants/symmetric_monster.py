@@ -1,6 +1,8 @@
 """Mutants of symmetric-monster: extra squares, double-pieces, the dropped king."""
 
 
+# The mixins and rules classes this module's entries (<module>.json) name as "bases" or "on"
+# are looked up here by name: imported for them, though no code below uses them.
 from doublecheck.authoring.mutants.common import (AnyFirstPartCompletesMixin, MoverRightsOnlyIdentityMixin,
                                                   SeventyFiveBeatsMateMixin, is_double_step)
 from doublecheck.oracle.chess import PROMOTION_LETTERS, Chess, game_over
