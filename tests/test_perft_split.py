@@ -64,3 +64,16 @@ def test_two_local_processes_give_the_plain_divide():
     want = plain.divide(anul, anul.start, 3)
     got = count(anul, anul.start, 3, jobs=2)
     assert got["divide"] == want and got["nodes"] == 8864   # cases/double-move-anul/generated-perft.json
+
+
+def test_the_progress_of_a_split_counts_chunks_of_subtrees():
+    """Over processes the tasks travel in chunks, so the progress line counts chunks."""
+    import io
+    from doublecheck.progress import Progress
+    stream = io.StringIO()
+    rules = variants.get("chess")
+    progress = Progress("doublecheck perft", 0, "subtrees", None, stream=stream, interval=3600)
+    assert count(rules, rules.start, 4, jobs=2, progress=progress)["nodes"] == 197281
+    progress.tick()
+    done, total = stream.getvalue().splitlines()[-1].split(": ", 1)[1].split(" ", 1)[0].split("/")
+    assert done == total and f"{total} chunks of subtrees done, 197,281 nodes" in stream.getvalue()

@@ -207,7 +207,7 @@ def count(rules, pos, depth: int, turns: bool = False, hash_mb: int = DEFAULT_HA
         for share in split.shares.values():
             for i, n in share.items():
                 weights[i] += n
-        tally = Tally(len(chunks), weights, progress)
+        tally = Tally(len(chunks), weights, progress, "subtrees" if executor is None else "chunks of subtrees")
         if executor is None:
             counts = _here(rules, split.tasks, hash_mb, tally)
         else:
@@ -224,11 +224,11 @@ class Tally:
     """The counts as they arrive, for the progress line (subtrees done of total, and the
     nodes counted so far with their rate)."""
 
-    def __init__(self, total, weights, progress):
+    def __init__(self, total, weights, progress, unit="subtrees"):
         self.weights, self.progress = weights, progress
         self.nodes = 0
         self.began = time.perf_counter()
-        progress.total = total
+        progress.total, progress.unit = total, unit
         progress.detail = self.detail
 
     def detail(self) -> str:
@@ -238,7 +238,7 @@ class Tally:
     def add(self, chunk: list, counts: list) -> None:
         """The counts of one chunk of subtrees (task indices ``chunk``) have arrived."""
         self.nodes += sum(self.weights[i] * n for i, n in zip(chunk, counts))
-        self.progress.finish(f"subtree {chunk[0] + 1}" if len(chunk) == 1 else f"{len(chunk)} subtrees")
+        self.progress.finish(f"subtree {chunk[0] + 1}" if len(chunk) == 1 else f"a chunk of {len(chunk)} subtrees")
 
 
 def _here(rules, tasks, hash_mb, tally) -> list:
