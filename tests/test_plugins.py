@@ -198,6 +198,16 @@ def test_desk_api(site):
     assert got["explain"] == ["FIDE-3.8.1"]   # e1g1 is no king step (NC1 leaves only the step)
 
 
+def test_docs_lists_and_prints_the_plugins_page(site):
+    listed = doublecheck("docs", sites=[site]).stdout
+    assert "no-castling" in listed and "# no-castling" not in listed
+    page = (PLUGIN / "no_castling" / "docs" / "no-castling.md").read_text(encoding="utf-8")
+    assert doublecheck("docs", "no-castling", sites=[site]).stdout == page
+    path = doublecheck("docs", "no-castling", "--path", sites=[site]).stdout.strip()
+    assert path == str(site / "no_castling" / "docs" / "no-castling.md")
+    assert doublecheck("docs", "no-castling", check=False).returncode == 2   # not installed: unknown
+
+
 def test_broken_plugins_are_named_and_the_rest_works(site, broken):
     done = doublecheck("run", "--quiet", "--variant", "no-castling", sites=[site, broken])
     assert f"OK: {CASES} passed" in done.stdout

@@ -3,7 +3,8 @@
 The pages are the repository's ``docs/*.md``, installed as the data package
 ``doublecheck.docs`` (pyproject.toml maps the folder, as it maps ``cases/``);
 a topic is a page's file stem (``protocol`` for ``docs/protocol.md``), so a new
-page is listed as soon as it exists.  The schemas are ``doublecheck.schemas``'s
+page is listed as soon as it exists; an installed plugin variant's page
+(``Variant.doc``) is a topic under the variant's id.  The schemas are ``doublecheck.schemas``'s
 ``<name>.schema.json`` files.  Help texts and error messages that send a reader
 to the documentation name ``doublecheck docs TOPIC``, never a path of the
 repository (tests/test_manual.py checks both).
@@ -23,8 +24,16 @@ SCHEMA_SUFFIX = ".schema.json"
 
 
 def topics() -> dict[str, Path]:
-    """Every docs page by topic (its file stem), in name order."""
-    return {path.stem: path for path in sorted(DOCS_DIR.glob("*.md")) if path.is_file()}
+    """Every docs page by topic (its file stem), in name order, then the doc page of each
+    plugin variant that ships one, under the variant's id (a page of the package keeps its name)."""
+    pages = {path.stem: path for path in sorted(DOCS_DIR.glob("*.md")) if path.is_file()}
+    return {**pages, **{name: path for name, path in plugin_pages().items() if name not in pages}}
+
+
+def plugin_pages() -> dict[str, Path]:
+    """The doc page of every installed plugin variant that names one (``Variant.doc``)."""
+    from doublecheck.oracle import variants   # on demand: reading the entry points costs start-up time
+    return {name: v.doc_path() for name, v in variants.registered().items() if v.doc_path() is not None}
 
 
 def schemas() -> dict[str, Path]:

@@ -80,11 +80,11 @@ class Variant:
             return None
         return Path(str(resources.files(self.package) / self.cases))
 
-    def doc_text(self) -> str | None:
-        """The variant's doc page as text, when it has one in its package."""
+    def doc_path(self) -> Path | None:
+        """The variant's doc page in its package (``doublecheck docs ID`` prints it), or None."""
         if self.package is None or self.doc is None:
             return None
-        return (resources.files(self.package) / self.doc).read_text(encoding="utf-8")
+        return Path(str(resources.files(self.package) / self.doc))
 
 
 BUILTIN = tuple(Variant(name, target) for name, target in REGISTRY.items())
