@@ -379,6 +379,20 @@ def test_the_kill_record_counts_curated_cases_only(tree):
     assert record.kill_record(cases, ["double-move-anul"], path=kept) == rec
 
 
+def test_the_kill_records_source_digest_follows_code_not_prose(tmp_path):
+    """A comment or docstring edit in the oracle leaves the kill record fresh; a code edit does not."""
+    from doublecheck.authoring.mutants import record
+    original = tmp_path / "rules.py"
+    original.write_text('"""The rules."""\n\ndef legal(m):\n    """Is m legal?"""\n    return m > 0  # why\n')
+    reworded = tmp_path / "reworded.py"
+    reworded.write_text('"""The rules, said again."""\n\ndef legal(m):\n    # a new comment\n'
+                        '    """Whether m is legal."""\n    return m > 0\n')
+    changed = tmp_path / "changed.py"
+    changed.write_text('"""The rules."""\n\ndef legal(m):\n    """Is m legal?"""\n    return m >= 0  # why\n')
+    assert record._code_of(original) == record._code_of(reworded)
+    assert record._code_of(original) != record._code_of(changed)
+
+
 # ------------------------------------------------------------ the command line
 
 @pytest.fixture

@@ -7,7 +7,8 @@ one edited case would let live.  Playing every curated case against every
 mutant takes a minute or two, so the answer is kept in
 ``curated-kills.json`` beside this module, per variant, with a fingerprint
 of everything it depends on: the curated cases of that variant, the oracle's
-source, the mutant modules and the comparison the harness makes.  A variant
+code, the mutant modules and the comparison the harness makes (their syntax,
+not their comments and docstrings).  A variant
 whose fingerprint still matches is read from the record; any other is played
 again.  So a stale record never gives a wrong count, only a slower answer;
 ``doublecheck generate`` writes the record and ``generate --check`` reports
@@ -16,6 +17,7 @@ it as differing when a fingerprint moved.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 from pathlib import Path
@@ -50,8 +52,27 @@ def _source_files() -> list[Path]:
 def _source_digest() -> str:
     h = hashlib.sha256()
     for path in _source_files():
-        h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        h.update(path.name.encode() + b"\0" + _code_of(path) + b"\0")
     return h.hexdigest()
+
+
+def _code_of(path: Path) -> bytes:
+    """What a kill can depend on in a file: for Python source its syntax tree without
+    comments and docstrings (nothing reads ``__doc__`` here), so that an edit of prose
+    does not make the record stale; any other file as it is."""
+    if path.suffix != ".py":
+        return path.read_bytes()
+    tree = ast.parse(path.read_bytes())
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and _is_docstring(body[0]):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree).encode()
+
+
+def _is_docstring(statement) -> bool:
+    return (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+            and isinstance(statement.value.value, str))
 
 
 def fingerprint(cases, variant: str, source: str) -> str:
