@@ -22,6 +22,7 @@ from doublecheck.cli import main
 from doublecheck.harness.compare import compare
 from doublecheck.harness.engines import AdapterEngine
 from doublecheck.oracle import api, variants
+from doublecheck.oracle.chess import Chess
 from doublecheck.oracle import perft as plain
 from python_chess_perft import divide as python_chess_divide
 
@@ -109,6 +110,7 @@ def test_generate_check_leaves_the_deep_tier_alone(capsys):
 
 PUBLISHED = {  # Chess Programming Wiki, "Perft Results" (the positions of cases/chess/perft.json)
     "chess/generated-deep-perft/start-perft-6": 119_060_324,
+    "chess/generated-deep-perft/start-perft-7": 3_195_901_860,
     "chess/generated-deep-perft/position3-perft-6": 11_030_083,
     "chess/generated-deep-perft/position3-turn-perft-6": 11_030_083,
     "chess/generated-deep-perft/position4-perft-5": 15_833_292,
@@ -132,6 +134,20 @@ ADAPTED = [c for c in DEEP if c.variant in ("double-move", "double-move-anul", "
                                             "marseillais-classic") and c.nodes < SECOND_WALK_FROM]
 NO_SECOND = [min((c for c in DEEP if c.variant == v), key=lambda c: c.nodes)
              for v in ("double-chess", "symmetric-monster")]
+
+
+def test_every_variant_has_a_count_of_100_million_or_more_by_moves_and_by_turns():
+    """A publish-grade count for every variant: by moves, and by turns where a turn can be
+    more than one move (the variant overrides ``mid_turn``), each recorded with how it was
+    counted (through the transposition cache) and how long that took."""
+    for variant in variants.VARIANT_NAMES:
+        big = [c for c in DEEP if c.variant == variant and c.nodes >= SECOND_WALK_FROM]
+        kinds = {bool(c.request.get("turns")) for c in big}
+        multi_move = type(variants.get(variant)).mid_turn is not Chess.mid_turn
+        assert kinds >= ({False, True} if multi_move else {False}), variant
+        for case in big:
+            made = RECORDED[case.id]
+            assert "transposition cache" in made.get("how", "") and made.get("seconds", 0) > 0, case.id
 
 
 def test_every_big_variant_count_records_a_second_walk_that_agrees():

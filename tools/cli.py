@@ -316,7 +316,8 @@ examples:
   doublecheck run --jobs 1                     the same, in this process only
   doublecheck run --quick                      a first report: skip the perft cases above 20000 nodes
   doublecheck run --variant chess --max-nodes 200000
-  doublecheck run --deep --variant double-move-anul      the deep perft tier too
+  doublecheck run --deep --max-nodes 20000000 --variant double-move-anul
+                                               the deep perft tier too, up to 20 million nodes a case
   doublecheck run 'chess/castling/*' 'chess/en-passant/*'
   doublecheck run --rule FIDE-3.8.2
   doublecheck run --engine "./my-engine --protocol" --timeout 5 --jobs 4

@@ -68,8 +68,9 @@ compare it with your engine's to find the move whose subtree is wrong.
 Counts already made are remembered in a transposition table of --hash MB per
 counting process, so a position reached again at the same remaining depth is
 not counted twice; --no-hash counts with the plain reference walk instead.
---jobs N splits the tree into subtrees counted by N local processes (each
-with its own table, so on few cores one cached process is often faster);
+--jobs N (default: auto, every usable core for a large count) splits the
+tree into subtrees counted by N local processes, each with its own table,
+handing out together the subtrees that meet the same positions further down;
 --scheduler ADDRESS sends them to a running Dask cluster (pip install
 'doublecheck-chess[cluster]'). Progress goes to stderr (--quiet: none).
 More in: doublecheck docs perft.

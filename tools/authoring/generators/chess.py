@@ -24,14 +24,18 @@ PERFT_RULES = ["FIDE-3.9.2", "G7"]
 
 # The deep tier (doublecheck generate --deep): four of the standard perft positions
 # of cases/chess/perft.json one ply deeper (Kiwipete 5 and position 6 5, 194 and 164
-# million nodes, are left for a machine with time to spare); the counts are the
-# published ones, and tests/test_deep_tier.py recounts them with python-chess.
+# million nodes, are left for a machine with time to spare), and the start position
+# two plies deeper (perft 7, 3.2 billion: the count engine authors quote); the counts
+# are the published ones, and tests/test_deep_tier.py recounts those under 200
+# million with python-chess.
 POSITION3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
 POSITION4 = "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1"
 POSITION5 = "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"
 CHECKED = "the published perft table; recounted with python-chess in tests/test_deep_tier.py (-m deep)"
 DEEP_PERFT = [
     DeepPerft("start", 6, rules=tuple(PERFT_RULES), note=CHECKED),
+    DeepPerft("start", 7, rules=tuple(PERFT_RULES),
+              note="the published perft table (3,195,901,860); too large for the python-chess recount"),
     DeepPerft("position3", 6, fen=POSITION3, rules=tuple(PERFT_RULES), note=CHECKED),
     DeepPerft("position3", 6, turns=True, fen=POSITION3, rules=("G1", "G7"),
               note="in chess a turn is one move, so this equals perft 6; " + CHECKED),

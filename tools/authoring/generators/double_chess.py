@@ -16,7 +16,7 @@ FEN and status at the end of each game.
 import random
 
 from doublecheck.oracle import api, variants
-from doublecheck.authoring.deep import DeepPerft
+from doublecheck.authoring.deep import SECOND_WALK, DeepPerft
 from doublecheck.authoring.generators import Kit, perft_request
 
 VARIANT = "double-chess"
@@ -43,9 +43,11 @@ STARTS = [("start", START)] * 2 + [(name, fen) for name, fen, _ in MIDDLEGAMES f
 
 PERFT_RULES = ["G7", "C3", "DC-fide-otherwise"]
 
-# The deep tier (doublecheck generate --deep): one ply deeper than the default files.
+# The deep tier (doublecheck generate --deep): one ply deeper than the default files,
+# and perft 5 from the start (over 100 million nodes, so a second walk checks it).
 DEEP_PERFT = [
     DeepPerft("start", 4, rules=tuple(PERFT_RULES)),
+    DeepPerft("start", 5, rules=tuple(PERFT_RULES), note=SECOND_WALK, check=True),
     DeepPerft("start", 4, turns=True, rules=("G1", "G7"), divide=False,
               note="a turn is one move here, so this equals perft 4"),
 ] + [DeepPerft(name, 4 if name == "castling-squares-attacked" else 3, fen=fen, rules=tuple(PERFT_RULES))

@@ -21,7 +21,7 @@ an independent model built on python-chess.
 import random
 
 from doublecheck.oracle import api, variants
-from doublecheck.authoring.deep import DeepPerft
+from doublecheck.authoring.deep import SECOND_WALK, DeepPerft
 from doublecheck.authoring.generators import Kit, perft_request
 
 VARIANT = "double-move"
@@ -54,6 +54,10 @@ DEEP_PERFT = [
     DeepPerft("seed-mate", 2, turns=True, fen=SEED_MATE, divide=False, rules=tuple(PERFT_RULES), note=ADAPTER),
     DeepPerft("seed-en-passant", 7, fen=SEED_EP, rules=tuple(PERFT_RULES) + ("D4",), note=ADAPTER),
     DeepPerft("seed-en-passant", 5, turns=True, fen=SEED_EP, rules=tuple(PERFT_RULES) + ("D4",), note=ADAPTER),
+    # over 100 million: checked by a second walk when generated
+    DeepPerft("after-e4", 5, moves=("e2e4",), rules=tuple(PERFT_RULES), note=SECOND_WALK, check=True),
+    DeepPerft("seed-en-passant", 7, turns=True, fen=SEED_EP, rules=tuple(PERFT_RULES) + ("D4",),
+              note=SECOND_WALK, check=True),
 ]
 TURN_RULES = ["G7", "G8", "D2", "D3", "D4"]
 PLAY_RULES = ["G2", "G3", "D1", "D5", "D6"]

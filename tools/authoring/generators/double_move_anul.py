@@ -16,7 +16,7 @@ shortest set of legal turns in full, and the FEN and status at its end.
 implementation of the turn machine on top of python-chess.
 """
 
-from doublecheck.authoring.deep import DeepPerft
+from doublecheck.authoring.deep import SECOND_WALK, DeepPerft
 from doublecheck.authoring.generators import Kit, checked_by, random_game, runs
 
 VARIANT = "double-move-anul"
@@ -61,6 +61,9 @@ DEEP_PERFT = [
     DeepPerft("kiwipete", 4, fen=FENS["kiwipete"], rules=tuple(PERFT_RULES), note=ADAPTER),
     DeepPerft("rook-endgame", 6, fen=FENS["rook-endgame"], rules=tuple(PERFT_RULES), note=ADAPTER),
     DeepPerft("rook-endgame", 3, turns=True, fen=FENS["rook-endgame"], rules=tuple(PERFT_RULES), note=ADAPTER),
+    # over 100 million: checked by a second walk when generated
+    DeepPerft("start", 6, rules=tuple(PERFT_RULES), note=SECOND_WALK, check=True),
+    DeepPerft("start", 3, turns=True, rules=tuple(PERFT_RULES), note=SECOND_WALK, check=True),
 ]
 
 

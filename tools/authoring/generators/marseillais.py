@@ -23,7 +23,7 @@ Every value is checked against the independent python-chess adapter by
 tests/test_adapter_vs_oracle.py (all of them; the largest with ``-m deep``).
 """
 
-from doublecheck.authoring.deep import DeepPerft
+from doublecheck.authoring.deep import SECOND_WALK, DeepPerft
 from doublecheck.authoring.generators import Kit, checked_by, random_game, runs
 
 VARIANT = "marseillais"
@@ -132,16 +132,29 @@ ALEKHINE = next(fen for slug, _, fen, _ in POSITIONS if slug == "alekhine")
 ADAPTER = "recounted with the python-chess adapter in tests/test_deep_tier.py (-m deep)"
 
 
+# knights and pawns only, after the first turn: about 470 two-move turns a side, so
+# three turns come to just over 100 million sequences
+KNIGHTS_AND_PAWNS = "1n2k1n1/pppppppp/8/8/8/8/PPPPPPPP/1N2K1N1 w - - 0 2"
+
+
 def deep_perft(variant: str) -> list:
     """The deep tier: perft 5 from the start and perft 6 with two live targets (the
     Alekhine rule, M4) in both forms; turn-perft 3 from the start in the balanced form
     (4.9 million turn sequences; the classic form's is 131 million, so it counts
-    turn-perft 3 from the two-target position instead)."""
+    turn-perft 3 from the two-target position instead).  Then the counts of over 100
+    million, each checked by a second walk when generated: perft 6 from the start in
+    both forms, and turn-perft 3 from the start (classic) or from a knights-and-pawns
+    position (balanced, whose first turn is a single move)."""
     turn_perft = (DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), note=ADAPTER)
                   if variant == "marseillais" else
                   DeepPerft("alekhine", 3, turns=True, fen=ALEKHINE, rules=tuple(TURN_RULES), note=ADAPTER))
+    big_turns = (DeepPerft("knights-and-pawns", 3, turns=True, fen=KNIGHTS_AND_PAWNS, rules=tuple(TURN_RULES),
+                           note=SECOND_WALK, check=True)
+                 if variant == "marseillais" else
+                 DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), note=SECOND_WALK, check=True))
     return [DeepPerft("start", 5, rules=tuple(PERFT_RULES), note=ADAPTER), turn_perft,
-            DeepPerft("alekhine", 6, fen=ALEKHINE, rules=tuple(PERFT_RULES), note=ADAPTER)]
+            DeepPerft("alekhine", 6, fen=ALEKHINE, rules=tuple(PERFT_RULES), note=ADAPTER),
+            DeepPerft("start", 6, rules=tuple(PERFT_RULES), note=SECOND_WALK, check=True), big_turns]
 
 
 DEEP_PERFT = deep_perft(VARIANT)

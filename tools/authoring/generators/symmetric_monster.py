@@ -16,7 +16,7 @@ status at the end of each game; every value is the oracle's.
 import random
 
 from doublecheck.oracle import variants
-from doublecheck.authoring.deep import DeepPerft
+from doublecheck.authoring.deep import SECOND_WALK, DeepPerft
 from doublecheck.authoring.generators import Kit, perft_request
 
 VARIANT = "symmetric-monster"
@@ -54,7 +54,7 @@ POSITIONS = [
 
 
 # The deep tier (doublecheck generate --deep): positions of POSITIONS above, one or two
-# plies deeper.
+# plies deeper, and the start position at depth 6 (over 100 million: a second walk checks it).
 DEEP_PERFT = [
     DeepPerft("start", 5, rules=tuple(PERFT_RULES) + ("SM-setup",)),
     DeepPerft("start", 5, turns=True, rules=tuple(PERFT_RULES) + ("SM-setup",)),
@@ -64,6 +64,9 @@ DEEP_PERFT = [
     DeepPerft("mid-turn", 4, moves=tuple(CASTLED) + ("d0d1",), rules=tuple(PERFT_RULES)),
     DeepPerft("endgame", 3, fen=ENDGAME, rules=tuple(PERFT_RULES)),
     DeepPerft("endgame", 2, turns=True, fen=ENDGAME, rules=tuple(PERFT_RULES), divide=False),
+    # over 100 million: checked by a second walk when generated
+    DeepPerft("start", 6, rules=tuple(PERFT_RULES) + ("SM-setup",), note=SECOND_WALK, check=True),
+    DeepPerft("start", 6, turns=True, rules=tuple(PERFT_RULES) + ("SM-setup",), note=SECOND_WALK, check=True),
 ]
 
 
