@@ -685,6 +685,13 @@ class Chess:
         action.  In chess a turn is one move (G1), so no slot is ever left empty."""
         return None
 
+    def open_slot_reason(self, pos, index: int):
+        """Why action ``index`` (from 0) of the turn being played at ``pos``, neither
+        played nor the next one, will not come this turn or on what it depends: an
+        ``explain.TurnEnd``, or None when it simply comes later (the desk's turn
+        panel shows "not yet").  In chess a turn has one action, so there is none."""
+        return None
+
     # What the tables doublecheck generate writes say of this variant (README, docs/perft.md).
     about = About(summary="the FIDE Laws: the base every other variant shares",
                   move="a FIDE move",

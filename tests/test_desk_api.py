@@ -205,6 +205,29 @@ def test_position_ends_the_turn_where_the_rules_end_it(desk):
     assert single["line"][-1]["end"]["rule"] == "S4"
 
 
+def waiting_reasons(desk, body):
+    """(state, the rules' reason words or None, rule id or None) of each slot of the turn panel."""
+    slots = ok(desk, "position", body)["turn"]["slots"]
+    return [(s["state"], s.get("why", {}).get("words"), s.get("why", {}).get("rule")) for s in slots]
+
+
+def test_the_turn_panel_says_why_a_later_action_will_not_come(desk):
+    # double-move: a second half only with the Double Move (DM-ability), which a side has once
+    assert waiting_reasons(desk, {"variant": "double-move"}) == [
+        ("next", None, None), ("waiting", "only if the first half opens the Double Move", "DM-ability")]
+    used = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -B"
+    assert waiting_reasons(desk, {"variant": "double-move", "fen": used})[1] == (
+        "waiting", "White's Double Move is already used", "DM-ability")
+    slot = ok(desk, "position", {"variant": "double-move"})["turn"]["slots"][1]
+    assert slot["why"]["title"] == ops.catalogue()["DM-ability"]["title"]
+    # balanced Marseillais: White's first turn is one move (M2); the classic form has two
+    assert waiting_reasons(desk, {"variant": "marseillais"})[1][2] == "M2"
+    assert waiting_reasons(desk, {"variant": "marseillais", "moves": ["e2e4"]})[1] == ("waiting", None, None)
+    assert waiting_reasons(desk, {"variant": "marseillais-classic"})[1] == ("waiting", None, None)
+    # a move two that depends on move one (double-move-anul) is simply "not yet"
+    assert waiting_reasons(desk, {"variant": "double-move-anul"}) == [("next", None, None), ("waiting", None, None)]
+
+
 def test_position_flipped_draws_the_board_from_blacks_side(desk):
     plain = ok(desk, "position", {"variant": "chess"})
     flipped = ok(desk, "position", {"variant": "chess", "flip": True})

@@ -272,6 +272,11 @@ def test_double_move_turn_with_and_without_the_double_move(browser, tmp_path):
     assert slots(browser, "last-slots") == [("first half", "e4", "played", None),
                                             ("second half", "left empty", "empty", "DM-ability")]
     assert "Double Move not used" in browser.text("last-turn")
+    # Black's turn now: its second half comes only if its first half opens the Double Move
+    assert slots(browser) == [("first half", "to play now", "next", None),
+                              ("second half", "only if the first half opens the Double Move", "waiting",
+                               "DM-ability")]
+    assert "(DM-ability: " in browser.text("slots")
     browser.screenshot(tmp_path / "double-move-unused.png")
     assert browser.console_errors() == []
 

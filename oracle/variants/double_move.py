@@ -283,6 +283,15 @@ class DoubleMove(Chess):
         return TurnEnd("DM-ability", f"{side_name(pos_before.turn)}'s Double Move is already "
                                      f"used: the turn is one ordinary move")
 
+    def open_slot_reason(self, pos, index):
+        """DM-ability: at a turn boundary a second half comes only with a Double Move, which
+        each side has once."""
+        if index != 1 or pos.state.mid:
+            return None
+        if self.has_ability(pos):
+            return TurnEnd("DM-ability", "only if the first half opens the Double Move")
+        return TurnEnd("DM-ability", f"{side_name(pos.turn)}'s Double Move is already used")
+
     def state_sentences(self, pos):
         """The unused Double Moves (D1), and whether the side to move is between its halves."""
         unused = [side_name(c) for c in (WHITE, BLACK) if LETTER[c] in pos.state.unused]

@@ -401,6 +401,12 @@ class Marseillais(Chess):
                  "M5": f"no legal move two after {san}: drawn by stalemate"}[rule]
         return TurnEnd(rule, words, ("M1",))
 
+    def open_slot_reason(self, pos, index):
+        """M2: in the balanced form White's first turn has no move two."""
+        if index == 1 and self.one_move_turn(pos):
+            return TurnEnd("M2", "not this turn: White's first turn is a single move", ("M1",))
+        return None
+
     def game_over_note(self, pos, status):
         if self.m5_over(pos):
             return "the game is already over: a move one with no legal move two ended it, drawn " \

@@ -193,7 +193,12 @@ def turn_panel(rules, pos, line, at: int, over: bool) -> dict:
     slots = []
     for i, name in enumerate(rules.turn_actions):
         state = "played" if i < len(played) else "next" if i == len(played) and not over else "waiting"
-        slots.append({"name": name, "san": played[i] if i < len(played) else None, "state": state})
+        slot = {"name": name, "san": played[i] if i < len(played) else None, "state": state}
+        reason = rules.open_slot_reason(pos, i) if state == "waiting" and not over else None
+        if reason is not None:   # the rules say why this action will not come, or what it waits on
+            slot["why"] = {"rule": reason.rule, "words": reason.words,
+                           "title": catalogue().get(reason.rule, {}).get("title", "")}
+        slots.append(slot)
     return {"side": side(pos.turn).lower(), "number": pos.fullmove, "slots": slots}
 
 

@@ -187,8 +187,10 @@ function renderPanel(view) {
     : `${capital(panel.side)}'s turn ${panel.number}${panel.side === "white" ? "." : "..."}`;
   $("slots").hidden = over;
   const unplayed = {played: "before this position", next: "to play now", waiting: "not yet"};
-  fillSlots($("slots"), panel.slots.map((slot) => Object.assign({}, slot,
-    {shown: slot.san || unplayed[slot.state], unknown: !slot.san})));
+  // an action the rules say will not come this turn, or only on a condition, shows their words
+  fillSlots($("slots"), panel.slots.map((slot) => Object.assign({}, slot, {
+    shown: slot.san || (slot.why ? slot.why.words : unplayed[slot.state]), unknown: !slot.san,
+    why: slot.why && `(${slot.why.rule}: ${slot.why.title})`, rule: slot.why && slot.why.rule})));
   const last = lastTurn(view);
   $("last-turn").hidden = !last;
   if (!last) return;
