@@ -140,11 +140,11 @@ KNIGHTS_AND_PAWNS = "1n2k1n1/pppppppp/8/8/8/8/PPPPPPPP/1N2K1N1 w - - 0 2"
 def deep_perft(variant: str) -> list:
     """The deep tier: perft 5 from the start and perft 6 with two live targets (the
     Alekhine rule, M4) in both forms; turn-perft 3 from the start in the balanced form
-    (4.9 million turn sequences; the classic form's is 131 million, so it counts
-    turn-perft 3 from the two-target position instead).  Then the counts of over 100
-    million, each checked by a second walk when generated: perft 6 from the start in
-    both forms, and turn-perft 3 from the start (classic) or from a knights-and-pawns
-    position (balanced, whose first turn is a single move)."""
+    (4.9 million turn sequences) and from the two-target position in the classic form.
+    Then the counts of over 100 million, each checked by a second walk when generated:
+    perft 6 from the start in both forms, and turn-perft 3 from the start in the classic
+    form (131 million) or, in the balanced form, whose first turn is a single move, from
+    a knights-and-pawns position."""
     turn_perft = (DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), note=ADAPTER)
                   if variant == "marseillais" else
                   DeepPerft("alekhine", 3, turns=True, fen=ALEKHINE, rules=tuple(TURN_RULES), note=ADAPTER))
