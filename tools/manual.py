@@ -33,7 +33,8 @@ def topics() -> dict[str, Path]:
 def plugin_pages() -> dict[str, Path]:
     """The doc page of every installed plugin variant that names one (``Variant.doc``)."""
     from doublecheck.oracle import variants   # on demand: reading the entry points costs start-up time
-    return {name: v.doc_path() for name, v in variants.registered().items() if v.doc_path() is not None}
+    pages = {name: v.doc_path() for name, v in variants.registered().items()}
+    return {name: path for name, path in pages.items() if path is not None}
 
 
 def schemas() -> dict[str, Path]:
