@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from doublecheck.oracle import explain
 from doublecheck.oracle import fen as fen_io
 from doublecheck.oracle import notation
+from doublecheck.oracle import options as declared_options
 from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
 from doublecheck.oracle.geometry import BISHOP_DIRECTIONS, QUEEN_DIRECTIONS, ROOK_DIRECTIONS, STANDARD
 from doublecheck.oracle.position import BLACK, WHITE, Move, Position, color_of, other
@@ -58,6 +59,24 @@ def diagonal_neighbours(geometry, sq, rank_step):
     return tuple(t for t in found if t is not None)
 
 
+# G3 under each value of the ``draws`` option (OPT-draws): the endings that are
+# automatic and those that are only claimable, each (reason, halfmove clock at
+# least, times seen at least), in the order they are judged.  A threshold of None
+# is not read.
+DRAW_ENDINGS = {
+    "claims": {"automatic": (("seventy-five-moves", 150, None), ("fivefold-repetition", None, 5)),
+               "claimable": (("fifty-moves", 100, None), ("threefold-repetition", None, 3))},
+    "automatic": {"automatic": (("fifty-moves", 100, None), ("threefold-repetition", None, 3)),
+                  "claimable": ()},
+}
+
+
+def reached(halfmove, seen, clock_at_least, seen_at_least) -> bool:
+    if clock_at_least is not None:
+        return halfmove >= clock_at_least
+    return seen >= seen_at_least
+
+
 def not_over(claimable=()):
     return {"over": False, "result": None, "reason": None, "claimable": sorted(claimable)}
 
@@ -84,8 +103,19 @@ class Chess:
     # The deepest perft (moves or turns) a request may ask for: the start position's
     # count passes 2**64 one ply deeper (docs/protocol.md, Limits).
     max_perft_depth = 13
+    # The rule options this variant takes (doublecheck.oracle.options); a subclass adds
+    # its own.  Every variant has the draw rules of G3, so every variant takes ``draws``.
+    option_names = ("draws",)
 
-    def __init__(self):
+    def __init__(self, options=None):
+        # The rule options this object plays under, defaults filled in; the rules read
+        # them where the rule differs (``draw_endings``, ``make``).
+        self.options = declared_options.settings(self, options)
+        # What tells this object's answers apart from another's of the same variant (the
+        # perft cache keeps counts per rules key): the id and the non-default options.
+        self.rules_key = (self.name, declared_options.frozen(
+            {k: v for k, v in self.options.items() if v != declared_options.OPTIONS[k].default}))
+        self.use_options(self.options)
         g = self.geometry
         self.castle_rules = self.make_castle_rules()
         self.castle_by_rook = {r.rook_from: r for r in self.castle_rules}
@@ -113,6 +143,13 @@ class Chess:
                           for c in (WHITE, BLACK)}
         self.shared_parts = {}  # castling sets and states, one object each (see perft_key)
         self.start = self.parse_fen(self.start_fen)
+
+    def use_options(self, options):
+        """Read the rule options (every one this class takes, defaults filled in) into
+        the settings the rules consult; a variant taking options of its own extends this.
+        Called before the start position is read, so validation may consult them too."""
+        self.draw_endings = DRAW_ENDINGS[options["draws"]]                # OPT-draws
+        self.fullmove_per_move = options.get("fullmove") == "per-move"     # OPT-fullmove
 
     def make_castle_rules(self):
         g = self.geometry
@@ -408,7 +445,9 @@ class Chess:
             castling=rights,
             ep=ep,
             halfmove=0 if pawn or capture else pos.halfmove + 1,
-            fullmove=pos.fullmove + (1 if ends_turn and pos.turn == BLACK else 0),
+            # G2: after Black's turn; OPT-fullmove=per-move: after every Black move
+            fullmove=pos.fullmove + (1 if pos.turn == BLACK and (ends_turn or self.fullmove_per_move)
+                                     else 0),
             state=pos.state,
         )
 
@@ -447,7 +486,8 @@ class Chess:
         a tuple, a list, or the ``api.History`` a played line keeps).  Automatic endings come in
         the order checkmate, stalemate, dead position, seventy-five moves,
         fivefold repetition; claimable draws are listed only while the game
-        goes on.
+        goes on.  Under ``draws=automatic`` (OPT-draws) the fifty-move mark and
+        threefold repetition end the game instead, and nothing is claimable.
         """
         if self.mid_turn(pos):
             return not_over()
@@ -458,16 +498,12 @@ class Chess:
         if self.dead_position(pos):
             return game_over("dead-position")
         seen = 1 + history.count(self.identity(pos))   # a tuple, a list or an api.History
-        if pos.halfmove >= 150:
-            return game_over("seventy-five-moves")
-        if seen >= 5:
-            return game_over("fivefold-repetition")
-        claimable = []
-        if pos.halfmove >= 100:
-            claimable.append("fifty-moves")
-        if seen >= 3:
-            claimable.append("threefold-repetition")
-        return not_over(claimable)
+        endings = self.draw_endings                     # G3, or OPT-draws=automatic
+        for reason, clock, times in endings["automatic"]:
+            if reached(pos.halfmove, seen, clock, times):
+                return game_over(reason)
+        return not_over([reason for reason, clock, times in endings["claimable"]
+                         if reached(pos.halfmove, seen, clock, times)])
 
     def dead_position(self, pos: Position) -> bool:
         """G4: only kings, plus one minor piece, or only bishops all on squares of one colour."""

@@ -29,6 +29,7 @@ UNUSABLE_ENGINE = "unusable-engine"     # an engine that cannot be used at all (
 USAGE = "usage"                         # a command line argparse refuses
 UNKNOWN_RULE = "unknown-rule"
 UNKNOWN_MUTANT = "unknown-mutant"
+UNKNOWN_OPTION = "unknown-option"       # a declared option name or value the table does not know
 CASES_NOT_FOUND = "cases-not-found"     # the case tree is missing or holds nothing usable
 SCHEMA_UNUSABLE = "schema-unusable"     # a schema file is missing, unreadable or not a schema
 FORBIDDEN = "forbidden"                 # the rules desk refuses a request from another origin

@@ -209,11 +209,21 @@ def plugin_problems() -> list[str]:
     return list(table().problems)
 
 
-def get(name: str):
-    """The rules object for a variant id; RulesError(unknown-variant) for anything else."""
-    if name not in _instances:
-        _instances[name] = descriptor(name).rules_class()()
-    return _instances[name]
+def get(name: str, options=None):
+    """The rules object for a variant id, playing under the declared rule ``options``
+    (a mapping NAME -> VALUE; doublecheck.oracle.options) that the variant takes:
+    options it does not take and default values change nothing, so ``get(name)`` and
+    ``get(name, {"draws": "claims"})`` are the same object.  RulesError(unknown-variant)
+    for an unknown id, RulesError(unknown-option) for an unknown option or value."""
+    if not options and (name, ()) in _instances:     # the common case, asked per request
+        return _instances[name, ()]
+    from doublecheck.oracle import options as declared
+    cls = descriptor(name).rules_class()
+    chosen = declared.applicable(cls, options)
+    key = (name, declared.frozen(chosen))
+    if key not in _instances:
+        _instances[key] = cls(chosen) if chosen else cls()
+    return _instances[key]
 
 
 def rules_of(variant):

@@ -51,6 +51,8 @@ class DoubleMove(Chess):
     name = "double-move"
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 WB"
     extra_fields = ("abilities",)
+    # OPT-draws, and OPT-fullmove: a Double Move is a turn of two moves
+    option_names = Chess.option_names + ("fullmove",)
     comma_marks_double = True
     max_perft_depth = 12           # each side's Double Move multiplies the count (Limits)
 

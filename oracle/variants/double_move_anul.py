@@ -40,6 +40,9 @@ class DoubleMoveAnul(Chess):
 
     name = "double-move-anul"
     extra_fields = ("turn",)
+    # OPT-draws and OPT-fullmove.  Not OPT-no-move-two: A1 already ends the turn after a
+    # move one with no legal second move, which is that option's "pass".
+    option_names = Chess.option_names + ("fullmove",)
 
     # ------------------------------------------------------------ turn machine
 

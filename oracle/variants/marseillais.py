@@ -15,10 +15,15 @@ ID`` prints one); the ids mark where each acts here:
   is a frozenset of squares here, read and written by ``parse_ep_field`` and
   ``format_ep_field``)
 - M8: a trailing comma on a move that ends the turn is refused
+- OPT-ep-after-move-one, OPT-second-en-passant, OPT-no-move-two: the three points
+  where Marseillais sources differ, as rule options (``options`` of the rules
+  object; doublecheck.oracle.options), read in ``use_options``
 """
 
 from doublecheck.oracle import fen as fen_io
 from doublecheck.oracle import explain, notation
+from typing import NamedTuple
+
 from doublecheck.oracle.chess import About, Chess
 from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
 from doublecheck.oracle.explain import Refusal, TurnEnd
@@ -27,6 +32,24 @@ from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, Dou
 
 NO_TARGETS = frozenset()
 MOST_TARGETS = 2   # two double steps per turn at most
+
+
+class NoMoveTwo(NamedTuple):
+    """What a move one that gives no check and leaves no legal move two does."""
+
+    rule: str          # the catalogue id that decides
+    why: str           # why the turn ends there (turn_end)
+    outcome: str       # what follows, in a few words (the desk, explanations)
+    ends_game: bool    # the M5 stalemate; else the turn passes to the opponent
+
+
+# Per value of OPT-no-move-two: M5's stalemate, or the turn simply ends.
+NO_MOVE_TWO = {
+    "stalemate": NoMoveTwo("M5", "no legal move two exists after it, which ends the game as a "
+                           "stalemate", "the game ended at once, drawn by stalemate", True),
+    "pass": NoMoveTwo("OPT-no-move-two", "no legal move two exists after it, so the turn ends "
+                      "there", "the turn ended there and the game goes on", False),
+}
 
 
 def bad_fen(message):
@@ -40,11 +63,21 @@ class Marseillais(Chess):
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -"
     extra_fields = ("turn",)
     white_opens_with_one_move = True   # M2: the one setting the two ids differ in
+    option_names = Chess.option_names + ("fullmove", "ep-after-move-one", "second-en-passant",
+                                         "no-move-two")
 
-    def __init__(self):
+    def __init__(self, options=None):
         # The rank a double-stepping pawn of each colour passes over (M4, M7).
         self.passed_rank = {c: self.pawn_start_rank[c] + self.forward[c] for c in (WHITE, BLACK)}
-        super().__init__()
+        super().__init__(options)
+
+    def use_options(self, options):
+        super().use_options(options)
+        # M4, or OPT-ep-after-move-one=none: a double step on move one leaves no target
+        self.move_one_leaves_target = options["ep-after-move-one"] == "target"
+        # M4's Alekhine rule, or OPT-second-en-passant=none: move two never takes en passant
+        self.second_en_passant = options["second-en-passant"] == "allowed"
+        self.no_move_two = NO_MOVE_TWO[options["no-move-two"]]             # M5 or OPT-no-move-two
 
     # ------------------------------------------------------------ turn machine
 
@@ -75,7 +108,10 @@ class Marseillais(Chess):
         legal move two the result is an M5 position: field 7 ``m``, game over."""
         if pos.state == MID_TURN or self.move_one_ends_turn(pos, move):
             return self.end_turn(pos, move)
-        return self.after_move_one(pos, move)
+        half = self.after_move_one(pos, move)
+        if not self.no_move_two.ends_game and not self.has_legal_move(half):
+            return self.end_turn(pos, move)       # OPT-no-move-two=pass: the turn ends here
+        return half
 
     def turns(self, pos):
         """Every way to complete the current turn, as (moves, position after); the
@@ -89,8 +125,9 @@ class Marseillais(Chess):
                 continue
             half = self.after_move_one(pos, first)
             seconds = self.legal_moves(half)
-            if not seconds:                       # M5: a one-move turn, drawn by stalemate
-                found.append(([first], half))
+            if not seconds:       # M5: a one-move turn, drawn by stalemate (or OPT-no-move-two)
+                found.append(([first], half if self.no_move_two.ends_game
+                               else self.end_turn(pos, first)))
             found.extend(([first, m], self.end_turn(half, m)) for m in seconds)
         return found
 
@@ -101,8 +138,8 @@ class Marseillais(Chess):
         after = self.make(pos, move, ends_turn=False)
         kept = (frozenset(t for t in self.open_targets(pos)
                           if t != move.to and self.live(after.board, t, other(pos.turn)))
-                if move.en_passant else NO_TARGETS)
-        passed = self.passed_square(pos, move)
+                if move.en_passant and self.second_en_passant else NO_TARGETS)
+        passed = self.passed_square(pos, move) if self.move_one_leaves_target else None
         targets = kept | {passed} if passed is not None else kept
         return Position(after.board, after.turn, after.castling, targets, after.halfmove,
                         after.fullmove, MID_TURN)
@@ -228,6 +265,10 @@ class Marseillais(Chess):
         if self.in_check(pos):
             raise bad_fen(f"field 7 is 'm' but {who} is in check: {who}'s move one cannot have "
                           f"left its own king attacked (M3)")
+        if not self.no_move_two.ends_game and not self.has_legal_move(pos):
+            raise bad_fen(f"field 7 is 'm' but {who} has no legal move two: under "
+                          f"no-move-two=pass the turn would already have ended "
+                          f"(OPT-no-move-two)")
 
     def validate_targets(self, pos):
         """M7: each square empty with the double-stepped pawn beyond it, on the rank
@@ -242,6 +283,14 @@ class Marseillais(Chess):
             stepper = other(pos.turn)
             if mid and g.rank[t] == self.passed_rank[pos.turn]:
                 stepper = pos.turn
+            if stepper == pos.turn and not self.move_one_leaves_target:
+                raise bad_fen(f"en passant square {g.name[t]} is on {side_name(pos.turn)}'s own "
+                              f"passed-over rank, but under ep-after-move-one=none a double step "
+                              f"on move one leaves no target (OPT-ep-after-move-one)")
+            if mid and stepper != pos.turn and not self.second_en_passant:
+                raise bad_fen(f"en passant square {g.name[t]} is open to move two, but under "
+                              f"second-en-passant=none move two never takes en passant "
+                              f"(OPT-second-en-passant)")
             if g.rank[t] != self.passed_rank[stepper]:
                 raise bad_fen(f"en passant square {g.name[t]} is not on rank "
                               f"{self.passed_rank[other(pos.turn)]}"
@@ -281,7 +330,7 @@ class Marseillais(Chess):
             mate = not self.legal_moves(self.end_turn(pos, move))
             return "M3", "it gives checkmate" if mate else "it gives check"
         if not self.has_legal_move(self.after_move_one(pos, move)):
-            return "M5", "no legal move two exists after it, which ends the game as a stalemate"
+            return self.no_move_two.rule, self.no_move_two.why
         return None
 
     def m5_over(self, pos) -> bool:
@@ -318,21 +367,21 @@ class Marseillais(Chess):
 
     def why_turn_over(self, pos, move, played):
         """Why no move follows ``move`` in its turn: move two (M1), the balanced opening
-        (M2), a checking move one (M3) or no legal move two (M5)."""
+        (M2), a checking move one (M3) or no legal move two (M5, or OPT-no-move-two)."""
         san = self.san(pos, move).rstrip(",")
         if played >= 2 or pos.state == MID_TURN:
             return Refusal(f"no further move is allowed: {san} was move two, and a turn has at "
                            f"most two moves", "M1")
         rule, why = self.turn_end(pos, move)
+        if rule == self.no_move_two.rule:
+            return Refusal(f"second move not allowed: after {san} {side_name(pos.turn)} has no "
+                           f"legal move two, so {self.no_move_two.outcome}", rule,
+                           also=["M5.1"] if self.no_move_two.ends_game else ["M5"])
         if rule == "M2":
             return Refusal(f"second move not allowed: White's first turn is the single move {san} "
                            f"in balanced Marseillais", "M2", also=["M1"])
-        if rule == "M3":
-            return Refusal(f"second move not allowed: the move one {san} {why[3:]}, which ends the "
-                           f"turn", "M3", also=["M1"])
-        return Refusal(f"second move not allowed: after {san} {side_name(pos.turn)} has no legal "
-                       f"move two, so the game ended at once, drawn by stalemate", "M5",
-                       also=["M5.1"])
+        return Refusal(f"second move not allowed: the move one {san} {why[3:]}, which ends the "
+                       f"turn", "M3", also=["M1"])
 
     def why_incomplete(self, pos, last):
         """M1: after a move one that gives no check, move two is compulsory."""
@@ -358,6 +407,10 @@ class Marseillais(Chess):
         t, v = g.name[to], g.name[victim]
         them = side_name(other(me))
         if pos.state == MID_TURN:
+            if not self.second_en_passant:
+                return Refusal(f"move two never takes en passant under second-en-passant=none; "
+                               f"only move one may take on {t}", "OPT-second-en-passant",
+                               also=["M4"])
             first = asked.steps[-1] if asked.steps and asked.steps[-1].pos.turn == me else None
             if first is not None and not first.move.en_passant:
                 return explain.refusal_for(
@@ -368,6 +421,12 @@ class Marseillais(Chess):
                 self, "en-passant", f"move two may take en passant only after an en passant move "
                 f"one, and then only on the other target; {t} is not open to it")
         step = explain.double_step_to(self, asked.steps, victim)
+        if step is not None and not step.ends_turn and not self.move_one_leaves_target \
+                and self.in_last_turn(asked.steps, step):
+            text = self.move_text(step.pos, step.move).rstrip(",")
+            return Refusal(f"the double step {text} was move one of a two-move turn, which under "
+                           f"ep-after-move-one=none leaves no target", "OPT-ep-after-move-one",
+                           also=["M4"])
         if step is not None and not self.in_last_turn(asked.steps, step):
             text = self.move_text(step.pos, step.move).rstrip(",")
             return explain.refusal_for(
@@ -398,7 +457,8 @@ class Marseillais(Chess):
         san = self.san(pos_before, move)
         words = {"M2": f"White's first turn is the single move {san}",
                  "M3": f"move one {san} {why[3:]}",
-                 "M5": f"no legal move two after {san}: drawn by stalemate"}[rule]
+                 "M5": f"no legal move two after {san}: drawn by stalemate",
+                 "OPT-no-move-two": f"no legal move two after {san}: the turn passes"}[rule]
         return TurnEnd(rule, words, ("M1",))
 
     def open_slot_reason(self, pos, index):

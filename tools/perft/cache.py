@@ -118,7 +118,9 @@ class Counter:
             return 1
         levels = self.turn_levels if turns else self.move_levels
         while len(levels) <= depth:
-            levels.append(self.table.level(self.rules.name, turns, len(levels)))
+            # per rules key: the same variant under other options counts differently
+            levels.append(self.table.level(getattr(self.rules, "rules_key", self.rules.name), turns,
+                                           len(levels)))
         return (self._turns if turns else self._moves)(pos, depth)
 
     def perft(self, pos, depth: int) -> int:
