@@ -31,6 +31,7 @@ UNKNOWN_RULE = "unknown-rule"
 UNKNOWN_MUTANT = "unknown-mutant"
 UNKNOWN_OPTION = "unknown-option"       # a declared option name or value the table does not know
 CASES_NOT_FOUND = "cases-not-found"     # the case tree is missing or holds nothing usable
+INVALID_RECORD = "invalid-record"       # a generated record (cases/options/<variant>.json) that cannot be used
 SCHEMA_UNUSABLE = "schema-unusable"     # a schema file is missing, unreadable or not a schema
 FORBIDDEN = "forbidden"                 # the rules desk refuses a request from another origin
 HARNESS_ERROR = "harness-error"         # the harness itself failed on a case (a bug of ours)

@@ -14,7 +14,12 @@ Layout (see ``schemas/``):
   variant (the variant is added to those rules' ``variants``), and its
   ``shared_not_tested`` map says why one of those has no case in that variant
   (added to the rule's ``not_tested``).
-- ``cases/<variant>/<topic>.json``: case files.
+- ``cases/<variant>/<topic>.json``: case files.  A case may carry ``options``
+  (NAME: VALUE, doublecheck.oracle.options): it is judged under those rule options.
+- ``cases/options/<variant>.json``: the generated record of which cases each rule
+  option value changes (``doublecheck.authoring.options_record`` writes it;
+  ``option_changes(variant, case_tree=None)`` reads it).  Like ``rules/``, the
+  folder is no variant folder: no walker of case files reads it as one.
 
 Nothing here raises on a bad file. Every defect becomes a readable problem
 string that names the file, and the case id or the JSON path where there is
@@ -52,7 +57,8 @@ from pathlib import Path
 
 from doublecheck.limits import MAX_DATA_FILE_BYTES, TooDeep, loads
 from doublecheck.oracle import variants
-from doublecheck.oracle.errors import CASES_NOT_FOUND, SCHEMA_UNUSABLE, RulesError, clip, quote
+from doublecheck.oracle.errors import (CASES_NOT_FOUND, INVALID_RECORD, SCHEMA_UNUSABLE, RulesError, clip,
+                                       quote)
 from doublecheck.oracle.limits import check_perft_depth
 from doublecheck.packaged import CASES_DIR, SCHEMAS_DIR
 from doublecheck.validcache import Record, file_key
@@ -71,6 +77,9 @@ class DataError(Exception):
 CASE_FILE_SCHEMA = "case-file.schema.json"
 RULES_SCHEMA = "rules.schema.json"
 RULES_GROUP_DIR = "rules"
+OPTIONS_DIR = "options"
+OPTION_RECORD_SCHEMA = "option-record.schema.json"
+NOT_VARIANT_DIRS = (RULES_GROUP_DIR, OPTIONS_DIR)   # folders of a case tree that hold no cases
 
 
 def check_cases_dir(cases_dir, need_cases: bool = True) -> Path:
@@ -82,10 +91,15 @@ def check_cases_dir(cases_dir, need_cases: bool = True) -> Path:
         hint = " (the installed package is damaged: reinstall doublecheck-chess)" \
             if path == CASES_DIR else ""
         raise DataError(CASES_NOT_FOUND, f"the case tree {path} {what}{hint}")
-    if need_cases and not any(path.glob("*/*.json")):
+    if need_cases and not any(case_file_paths(path)):
         raise DataError(CASES_NOT_FOUND, f"the case tree {path} holds no case files "
                                          f"(expected <variant>/<topic>.json below it)")
     return path
+
+
+def case_file_paths(tree) -> list[Path]:
+    """Every ``<variant>/<topic>.json`` below a case tree (``rules/`` and ``options/`` left out)."""
+    return [p for p in Path(tree).glob("*/*.json") if p.parent.name not in NOT_VARIANT_DIRS]
 
 
 @lru_cache(maxsize=None)
@@ -122,6 +136,7 @@ class Case:
     generated: bool
     covers: list[str] = field(default_factory=list)   # state components (the coverage matrix)
     tier: str = "default"   # "deep": left out of a default run (select_tier)
+    options: dict = field(default_factory=dict)   # the rule options it is judged under
 
     @property
     def nodes(self) -> int | None:
@@ -290,7 +305,7 @@ def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False, wan
     for path in _regular_files(cases_dir.glob("*.json"), cases_dir, warn):
         problems.append(f"{_show(path, cases_dir)}: case files belong in a variant directory")
     plugin_dirs = {tree / v for tree, ids in plugin_trees(cases_dir) if tree != cases_dir for v in ids}
-    mine = [p for p in cases_dir.glob("*/*.json") if p.parent not in plugin_dirs]
+    mine = [p for p in case_file_paths(cases_dir) if p.parent not in plugin_dirs]
     found.add(_regular_files(mine, cases_dir, warn), cases_dir, problems)
     for tree, ids in plugin_trees(cases_dir):
         if tree == cases_dir or not any(v in r["variants"] for r in rules.values() for v in ids):
@@ -321,7 +336,7 @@ class _CaseFiles:
 
     def add(self, paths, root: Path, problems: list[str]) -> None:
         for path in paths:
-            if path.parent.name != RULES_GROUP_DIR:
+            if path.parent.name not in NOT_VARIANT_DIRS:
                 self._add_file(path, root, problems)
 
     def _add_file(self, path, root, problems) -> None:
@@ -356,7 +371,7 @@ class _CaseFiles:
                        description=raw["description"], source=raw["source"],
                        request={**raw["request"], "variant": variant}, expect=raw["expect"],
                        path=path, generated=data["generated"], covers=list(raw.get("covers", [])),
-                       tier=data.get("tier", "default"))
+                       tier=data.get("tier", "default"), options=dict(raw.get("options", {})))
 
 
 def checked_record() -> Record:
@@ -412,7 +427,8 @@ def _case_file_problems(path: Path, data: dict, where: str, refused: set) -> lis
         here = f"{where}: case {raw['id']}"
         if not raw["id"].startswith(f"{variant}/{topic}/"):
             out.append(f"{here}: id should start with '{variant}/{topic}/'")
-        wrong = request_problems(variant, raw["request"], raw["expect"])
+        wrong = option_problems(variant, raw.get("options")) or \
+            request_problems(variant, raw["request"], raw["expect"], raw.get("options"))
         if wrong:
             refused.add(raw["id"])
         out += [f"{here}: {w}" for w in wrong]
@@ -423,7 +439,7 @@ def case_ids(cases_dir=CASES_DIR) -> set[str]:
     """The ids of every case below ``cases_dir``, read without checking anything (cheap:
     for telling an id no file has from one a partial load left out)."""
     ids = set()
-    for path in Path(cases_dir).glob("*/*.json"):
+    for path in case_file_paths(cases_dir):
         try:
             data = json.loads(read_data_text(path))
         except (UnreadableFile, ValueError):
@@ -433,16 +449,73 @@ def case_ids(cases_dir=CASES_DIR) -> set[str]:
     return ids
 
 
-def request_problems(variant: str, request: dict, expect: dict) -> list[str]:
+def option_problems(variant: str, options) -> list[str]:
+    """What is wrong with a case's ``options``: an unknown name or value, an option the
+    variant does not take, or a default value (a case under the default rules says none)."""
+    if not options:
+        return []
+    from doublecheck.oracle import options as declared
+    try:
+        declared.check(options)
+        taken = declared.taken_by(variants.descriptor(variant).rules_class())
+    except RulesError as e:
+        return [f"$.options: {e.message}"]
+    out = []
+    for name, value in options.items():
+        if name not in taken:
+            out.append(f"$.options.{name}: {variant} does not take this option "
+                       f"(it takes: {', '.join(taken) or 'none'})")
+        elif value == declared.OPTIONS[name].default:
+            out.append(f"$.options.{name}: {value} is the default; a case under the default rules "
+                       f"names no option")
+    return out
+
+
+def option_record_path(cases_dir, variant: str) -> Path:
+    """Where a case tree keeps the record of what each option changes in ``variant``."""
+    return Path(cases_dir) / OPTIONS_DIR / f"{variant}.json"
+
+
+def option_changes(variant: str, case_tree=None) -> dict[str, dict]:
+    """What each rule option value changes in ``variant``, from the generated record
+    ``<case tree>/options/<variant>.json`` (``case_tree`` None: the tree that holds the
+    variant's cases, the package's own or a variant plugin's):
+    ``{"NAME=VALUE": {"changed": set of case ids, "not_recomputed": {case id: reason}}}``.
+    ``{}`` when the variant has no record (it takes no option).  DataError(invalid-record)
+    naming the file when the record cannot be read or breaks its schema."""
+    if case_tree is None:
+        own = variants.descriptor(variant).case_tree()
+        case_tree = own if own is not None else CASES_DIR
+    path = option_record_path(case_tree, variant)
+    if not path.exists():
+        return {}
+    problems: list[str] = []
+    try:
+        text = read_data_text(path)
+    except UnreadableFile as e:
+        raise DataError(INVALID_RECORD, str(e)) from None
+    ok, data = _parse_json(text, str(path), problems)
+    if ok:
+        _valid(_validator(OPTION_RECORD_SCHEMA, problems), data, str(path), problems)
+    if not problems and data["variant"] != variant:
+        problems.append(f"{path}: the record is of {data['variant']}, not {variant}")
+    if problems:
+        raise DataError(INVALID_RECORD, "; ".join(problems[:3]))
+    return {key: {"changed": set(entry["changed"]), "not_recomputed": dict(entry["not_recomputed"])}
+            for key, entry in data["changes"].items()}
+
+
+def request_problems(variant: str, request: dict, expect: dict, options=None) -> list[str]:
     """What would make a schema-valid case fail at run time for want of a
-    well-formed request (see the module docstring); empty when nothing does."""
+    well-formed request (see the module docstring), judged under the case's rule
+    ``options``; empty when nothing does."""
     from doublecheck.oracle import api, notation   # on demand: only files not on record are checked
     out = [f"$.{where}: {value!r} is not a whole number (write {quote(int(value))}, not {value!r})"
            for where, value in _numbers(request, expect) if type(value) is not int]
     if out:
         return out
     try:
-        rules = variants.get(variant)
+        rules = variants.get(variant, options)
     except RulesError as e:   # a variant the schema knows but this installation lacks
         return [f"$.variant: {e.message}"]
 

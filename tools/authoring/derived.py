@@ -19,6 +19,10 @@
   (``cases/*/generated-deep-perft.json``: counts, times, second walks), through
   ``doublecheck.authoring.deep.deep_rows``.
 
+- The record of what each rule option changes, ``cases/options/<variant>.json``
+  (``doublecheck.authoring.options_record``): the oracle under each option value
+  against the variant's cases.
+
 - The catalogue tables of docs/mutants.md come from the mutant catalogue
   (``doublecheck.authoring.mutants``: the ``<module>.json`` entries beside each
   mutant module), with the number of curated cases that kill each mutant, read
@@ -237,10 +241,12 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
     if readme.exists() and Path(docs_dir).is_dir():
         out[readme] = block(readme.read_text(encoding="utf-8"), "variant table",
                             "about of each variant's rules class", variant_rows(docs_dir), "README.md")
+    cases, _ = casefiles.load_cases(CASES_DIR, warn=lambda message: None)
+    from doublecheck.authoring import options_record
+    out.update(options_record.expected_texts(CASES_DIR, cases, REGISTRY))   # a plugin's: its own
     mutants = Path(docs_dir) / "mutants.md"
     if mutants.exists():
         from doublecheck.authoring.mutants import record
-        cases, _ = casefiles.load_cases(CASES_DIR, warn=lambda message: None)
         kills = record.kill_record(cases, variants=set(REGISTRY))   # a plugin's mutants: its own
         out[record.RECORD] = record.record_text(kills)
         out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(record.counts_of(kills)),
