@@ -234,6 +234,29 @@ def engine_command(text: str) -> str:
     return text
 
 
+def option_assignment(text: str) -> tuple[str, str]:
+    """--option NAME=VALUE, as a pair (the names and values are checked once all are read)."""
+    from doublecheck.harness.declared import parse_assignment
+    try:
+        return parse_assignment(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def add_option_option(p, what: str):
+    p.add_argument("--option", type=option_assignment, action="append", default=[],
+                   metavar="NAME=VALUE",
+                   help=f"{what} (repeatable; 'doublecheck rules --options' lists the names and "
+                        "values, 'doublecheck docs options' explains them; an unknown name or "
+                        "value is refused, exit 2)")
+
+
+def declared_options(args) -> dict:
+    """The --option values, checked: RulesError(unknown-option) listing the known ones."""
+    from doublecheck.harness.declared import from_command_line
+    return from_command_line(args.option)
+
+
 def add_position_options(p, moves_help="space-separated moves played first (coordinates or SAN)"):
     """--variant, --fen, --moves: the position every lookup starts from."""
     p.add_argument("--variant", default="chess", help="variant id (default: chess)")
@@ -323,6 +346,8 @@ examples:
   doublecheck run --engine "./my-engine --protocol" --timeout 5 --jobs 4
   doublecheck run --adapter my_adapter:Adapter --xfail known-failures.txt
   doublecheck run --engine "doublecheck serve" --junit report.xml --format markdown
+  doublecheck run --variant marseillais --engine "./site-engine" --option draws=automatic \
+      --option fen-validation=lenient        judge it under the conventions it declares
 """)
     p.add_argument("patterns", nargs="*", metavar="PATTERN",
                    help="case id glob (chess/castling/*); a plain prefix selects everything below it")
@@ -355,6 +380,10 @@ examples:
                         "run by N 'doublecheck serve' processes; default: auto, the usable cores up to "
                         f"{AUTO_JOBS_CAP}, one per {CASES_PER_JOB} selected cases; 1: this process "
                         f"only); at most {JOBS_PER_CORE} per CPU core")
+    add_option_option(p, "judge the engine under this rule option or capability, declared "
+                         "here or overriding its hello's 'options' (the oracle also plays "
+                         "under it); cases it changes are judged by the oracle's answer under "
+                         "it, cases it rules out are skipped with the reason")
     p.add_argument("--give-up", type=count, default=5, metavar="N",
                    help="after N crashes or timeouts in a row, send that engine no more cases; "
                         "they are reported as errors (default: %(default)s; 0: never)")
@@ -376,13 +405,14 @@ def run_handler(args) -> int:
     from doublecheck.harness.runner import RunOptions, run_command
 
     timeout = args.timeout if args.timeout > 0 else None
+    declared = declared_options(args)
     options = RunOptions(
         cases_dir=args.cases_dir, variant=args.variant, rule=args.rule, patterns=tuple(args.patterns),
         max_nodes=args.max_nodes, timeout=timeout, jobs=args.jobs, give_up=args.give_up,
         fmt=args.format, files={name: getattr(args, name) for name in REPORT_FILES if getattr(args, name)},
         xfail_file=args.xfail, write_xfail=args.write_xfail, force=args.force, quiet=args.quiet,
-        deep=args.deep)
-    return run_command(options, spec=engine_spec(args.engine, args.adapter, timeout))
+        deep=args.deep, declared=declared)
+    return run_command(options, spec=engine_spec(args.engine, args.adapter, timeout, declared))
 
 
 def add_serve(sub, fmt):
@@ -400,17 +430,21 @@ examples:
   doublecheck run --engine "doublecheck serve"
   doublecheck serve --adapter my_adapter:Adapter
   doublecheck serve --budget 60                 stop any request after a minute
+  doublecheck serve --option draws=automatic --option fullmove=per-move
+                                                the oracle under two declared options
 """)
     p.add_argument("--adapter", metavar="MODULE:CLASS", help="serve this adapter instead of the oracle")
     p.add_argument("--budget", type=seconds, default=SERVE_BUDGET, metavar="SECONDS",
                    help="time one request may run before it is stopped and answered "
                         "budget-exceeded (default: %(default)g, two hours; 0: no limit)")
+    add_option_option(p, "play under this rule option (the oracle) and declare it, or a "
+                         "capability, in the hello answer")
     p.set_defaults(handler=lambda args: _serve(args))
 
 
 def _serve(args) -> int:
     from doublecheck.harness.serve import serve_command
-    return serve_command(args.adapter, args.budget)
+    return serve_command(args.adapter, args.budget, declared_options(args))
 
 
 def on_demand(module: str, name: str):

@@ -81,14 +81,34 @@ def cached_counter(rules):
 
 
 class OracleAdapter:
-    """The oracle as an adapter: the reference for ``--adapter`` and ``doublecheck serve``."""
+    """The oracle as an adapter: the reference for ``--adapter`` and ``doublecheck serve``.
+
+    ``options`` ({NAME: VALUE}, checked against doublecheck.oracle.options): the oracle
+    plays each variant under the rule options it takes, and its hello declares them all
+    (``serve --option``, docs/options.md)."""
+
+    def __init__(self, options: dict | None = None):
+        self.options = dict(options or {})
 
     def hello(self) -> dict:
-        return api.hello()
+        claims = api.hello()
+        if self.options:
+            claims["options"] = dict(self.options)
+        return claims
 
     def handle(self, request: dict) -> dict:
         # perft counts through a fresh transposition table per request (docs/perft.md)
-        return api.handle(request, counter=cached_counter)
+        return api.handle(request, rules=self.rules(request), counter=cached_counter)
+
+    def rules(self, request: dict):
+        """The rules object under the options (None: the request's variant as it is)."""
+        if not self.options or not isinstance(request, dict):
+            return None
+        from doublecheck.oracle import options, variants
+        variant = request.get("variant", "chess")
+        if not isinstance(variant, str):
+            return None   # api.handle refuses it with its own words
+        return variants.get(variant, options.applicable(variant, self.options))
 
 
 def check_claims(claims, who: str) -> dict:
@@ -104,6 +124,10 @@ def check_claims(claims, who: str) -> dict:
         value = claims.get(key)
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             problems.append(f"'{key}' must be a list of strings")
+    options = claims.get("options", {})
+    if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+        problems.append("'options' must be an object of option names and values, all strings "
+                        "(doublecheck docs options)")
     unknown = [op for op in claims.get("ops") or [] if op not in OPS]
     if isinstance(claims.get("ops"), list) and unknown:
         problems.append(f"unknown ops {unknown} (known: {', '.join(OPS)})")
@@ -168,10 +192,10 @@ class AdapterEngine:
 
 
 class OracleEngine(AdapterEngine):
-    """The built-in reference implementation, called in-process."""
+    """The built-in reference implementation, called in-process (under ``options``, if any)."""
 
-    def __init__(self, timeout: float | None = None):
-        super().__init__(OracleAdapter(), "oracle", timeout)
+    def __init__(self, timeout: float | None = None, options: dict | None = None):
+        super().__init__(OracleAdapter(options), "oracle", timeout)
         self.name = "oracle"
 
     def hello(self) -> dict:
@@ -272,14 +296,17 @@ def _adapter(spec: "EngineSpec") -> AdapterEngine:
         raise HelloError(f"cannot create the adapter {spec.target}: {type(e).__name__}: {e}") from None
 
 
-def _served(*options: str, name: str | None = None):
+def _served(*options: str, name: str | None = None, plays_options: bool = False):
     """An in-process kind as a process: ``doublecheck serve`` (it imports an adapter from the
     current directory, as --adapter does here). The harness's own per-request limit applies,
     so the server's budget is switched off.  ``name``: the name the in-process engine
-    reports under, so a report does not depend on --jobs."""
+    reports under, so a report does not depend on --jobs.  ``plays_options``: the served
+    engine plays under the run's --option values (the oracle does; an adapter plays its own)."""
     def make(spec: "EngineSpec") -> SubprocessEngine:
         argv = [sys.executable, "-m", "doublecheck", "serve", "--budget", "0"]
         argv += [o.format(target=spec.target) for o in options]
+        if plays_options:
+            argv += [f"--option={k}={v}" for k, v in sorted(spec.options.items())]
         engine = SubprocessEngine(argv, spec.timeout, spec.max_line)
         engine.fixed_name = name
         return engine
@@ -304,7 +331,8 @@ ENGINE_KINDS = {kind.name: kind for kind in [
     EngineKind("adapter", "--adapter MODULE:CLASS", lambda t: f"adapter {t}",
                _adapter, _served("--adapter", "{target}")),
     EngineKind("oracle", "neither --engine nor --adapter", lambda t: "the built-in oracle",
-               lambda spec: OracleEngine(spec.timeout), _served(name="oracle")),
+               lambda spec: OracleEngine(spec.timeout, spec.options),
+               _served(name="oracle", plays_options=True)),
 ]}
 
 
@@ -312,11 +340,12 @@ class EngineSpec:
     """How to make an engine: what ``--engine``/``--adapter`` said, so each job can make its own."""
 
     def __init__(self, command: str | None = None, adapter: str | None = None,
-                 timeout: float | None = 10.0, max_line=None):
+                 timeout: float | None = 10.0, max_line=None, options: dict | None = None):
         """``command``: an --engine value (any kind ENGINE_KINDS names by prefix, else a
         program's command line); ``adapter``: MODULE:CLASS; neither: the oracle.
         ``timeout``: seconds per request (None or 0: no limit). A command that cannot be
-        run is reported (HelloError) when the engine is made."""
+        run is reported (HelloError) when the engine is made.  ``options``: the --option
+        values, which the oracle plays under (every other kind is only judged under them)."""
         if adapter is not None:
             self.kind, self.target = ENGINE_KINDS["adapter"], adapter
         elif command is None:
@@ -327,6 +356,7 @@ class EngineSpec:
             self.target = command[len(self.kind.prefix or ""):]
         self.timeout = timeout or None
         self.max_line = max_line
+        self.options = dict(options or {})
 
     def describe(self) -> str:
         return self.kind.describe(self.target)
@@ -340,6 +370,7 @@ class EngineSpec:
         return self.kind.make_process(self)
 
 
-def engine_spec(engine: str | None = None, adapter: str | None = None, timeout=10.0) -> EngineSpec:
+def engine_spec(engine: str | None = None, adapter: str | None = None, timeout=10.0,
+                options: dict | None = None) -> EngineSpec:
     """What ``--engine`` / ``--adapter`` ask for (neither: the built-in oracle)."""
-    return EngineSpec(engine, adapter, timeout)
+    return EngineSpec(engine, adapter, timeout, options=options)

@@ -208,6 +208,9 @@ def html_report(results, title: str = "doublecheck report", engine: str | None =
            f"<h1>{escape(title)}</h1>"]
     if engine:
         out.append(f'<p class="meta">Implementation: {escape(str(engine))}</p>')
+    judged = judged_under(results)
+    if judged:
+        out.append(f'<p class="meta options">{escape(judged)}</p>')
     out.append(f'<p class="verdict">{verdict}: {len(items)} cases, {len(failing)} failing</p>')
     out.append('<table class="counts"><tr>' + "".join(f"<th>{escape(o)}</th>" for o in seen)
                + "</tr><tr>" + "".join(f"<td>{counts[o]}</td>" for o in seen) + "</tr></table>")
@@ -235,6 +238,20 @@ def html_report(results, title: str = "doublecheck report", engine: str | None =
     out.append(f"<script>{SCRIPT}</script>")
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"
+
+
+def judged_under(results) -> str:
+    """The declared options the run judged under, as one line (a Run, or a JSON report's
+    ``options``), with how many cases they left out; "" when none were declared."""
+    from doublecheck.harness.report import options_line, skipped_by_options
+    if isinstance(results, dict) and results.get("options"):
+        said = ", ".join(f"{o['name']}={o['value']} ({o['from']})" for o in results["options"])
+        line, left_out = f"Judged under: {said}", results.get("skipped_by_options", 0)
+    elif not isinstance(results, (dict, list)) and options_line(results):
+        line, left_out = options_line(results), skipped_by_options(results)
+    else:
+        return ""
+    return f"{line}; {left_out} cases skipped because of them"
 
 
 def case_section(v) -> str:

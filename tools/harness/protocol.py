@@ -96,6 +96,12 @@ def claim_problems(claims: dict) -> list[str]:
             out.append(f"$.{key}: {len(value)} entries; at most {MAX_CLAIMS}")
         elif isinstance(value, list) and any(isinstance(v, str) and len(v) > MAX_NAME for v in value):
             out.append(f"$.{key}: an entry longer than {MAX_NAME} characters")
+    options = claims.get("options")
+    if isinstance(options, dict) and len(options) > MAX_CLAIMS:
+        out.append(f"$.options: {len(options)} entries; at most {MAX_CLAIMS}")
+    elif isinstance(options, dict) and any(len(str(k)) > MAX_NAME or len(str(v)) > MAX_NAME
+                                           for k, v in options.items()):
+        out.append(f"$.options: a name or value longer than {MAX_NAME} characters")
     return out
 
 

@@ -93,6 +93,8 @@ def verdict(run) -> str:
     word = "INTERRUPTED" if run.interrupted else ("OK" if run.exit_code() == 0 else "FAILED")
     text = (f"{word}: {c['passed']} passed, {c['failed']} failed, {c['error']} errors, "
             f"{c['skipped']} skipped")
+    if declared_of(run):
+        text += f" ({skipped_by_options(run)} of them because of the declared options)"
     if run.xfail_used:
         text += f", {c['xfailed']} xfailed, {c['xpassed']} unexpected passes"
     if run.problems:
@@ -100,6 +102,30 @@ def verdict(run) -> str:
     if run.interrupted:
         text += f" ({len(run.results)} of {run.selected} cases ran)"
     return text
+
+
+# --- the options a run judged under (docs/options.md) -----------------------------
+
+def declared_of(run):
+    """The declared options of a run (``harness.declared.Declared``), or None: a run without
+    any prints every report exactly as before options existed."""
+    declared = getattr(run, "declared", None)
+    return declared if declared else None
+
+
+def skipped_by_options(run) -> int:
+    return sum(1 for r in run.results if r.outcome == "skipped" and getattr(r, "by_options", False))
+
+
+def options_line(run) -> str:
+    """``Judged under: draws=automatic (hello), san=no (capability, --option)``, or ""."""
+    declared = declared_of(run)
+    return f"Judged under: {declared.summary()}" if declared else ""
+
+
+def options_json(run) -> list[dict]:
+    declared = declared_of(run)
+    return declared.items() if declared else []
 
 
 def headline(result) -> str:
@@ -192,6 +218,8 @@ def text(run, out) -> None:
     jobs = f", {run.jobs} jobs" if run.jobs > 1 else ""
     p(f"Engine: {run.engine}" + (f" ({run.source})" if run.source != run.engine else "")
       + f", {len(run.results)} cases{jobs}, {run.seconds:.1f} s")
+    if options_line(run):
+        p(options_line(run))
     header = f"{'variant':<{w}}  {'op':<7}" + "".join(f"{o:>9}" for o in cols) + f"{'seconds':>9}"
     p(header)
     total = Counter(r.outcome for r in run.results)
@@ -236,6 +264,9 @@ def markdown(run, out) -> None:
     cols = columns(run)
     p(f"## doublecheck: {_md(run.engine)}")
     p()
+    if options_line(run):
+        p(_md(options_line(run)))
+        p()
     p(f"**{_md(verdict(run))}**")
     p()
     p("| variant | op | " + " | ".join(cols) + " | seconds |")
@@ -418,6 +449,8 @@ def as_json(run) -> dict:
         "xfail_file": run.xfail_file,
         "stale_xfail": list(run.stale_xfail),
         "problems": list(run.problems),
+        **({"options": options_json(run), "skipped_by_options": skipped_by_options(run)}
+           if declared_of(run) else {}),
         "cases": [case_json(r) for r in run.results],
     }
 
@@ -431,6 +464,12 @@ def write_json(run, path) -> None:
 
 def junit(run) -> str:
     root = ET.Element("testsuites", name="doublecheck")
+    if declared_of(run):   # first, as every report starts with what it judged under
+        props = ET.SubElement(root, "properties")
+        for item in options_json(run):
+            ET.SubElement(props, "property", name=f"option:{item['name']}",
+                          value=f"{item['value']} ({item['kind']}, from {item['from']})")
+        ET.SubElement(props, "property", name="skipped-by-options", value=str(skipped_by_options(run)))
     suites = {}
     for r in run.results:
         suites.setdefault(r.case.variant, []).append(r)
@@ -465,7 +504,9 @@ def junit(run) -> str:
     root.set("skipped", str(totals["skipped"] + totals["xfailed"]))
     root.set("time", f"{run.seconds:.3f}")
     if run.interrupted:
-        props = ET.SubElement(root, "properties")
+        props = root.find("properties")
+        if props is None:
+            props = ET.SubElement(root, "properties")
         ET.SubElement(props, "property", name="interrupted",
                       value=f"{len(run.results)} of {run.selected} cases ran")
     ET.indent(root)

@@ -67,6 +67,7 @@ class Result:
     doubts_previous: bool = False  # stray output seen before this request: the last answer is in doubt
     restarted: bool = False        # the engine process was ended after this request
     answer_cut: dict | None = None  # what reports.keep_for_reports cut from the answer
+    by_options: bool = False   # skipped because of a declared option (docs/options.md)
 
 
 @dataclass
@@ -88,6 +89,7 @@ class RunOptions:
     force: bool = False
     quiet: bool = False        # no progress on stderr
     deep: bool = False         # also the deep-tier cases (docs/perft.md)
+    declared: dict = field(default_factory=dict)   # --option values, checked (docs/options.md)
 
 
 @dataclass
@@ -108,6 +110,7 @@ class Run:
     xfail_file: str | None = None
     stale_xfail: list[str] = field(default_factory=list)  # listed ids that no case has
     hints: list[str] = field(default_factory=list)        # advice printed above the verdict
+    declared: object = None   # the options judged under (harness.declared.Declared), or None
 
     @property
     def xfail_used(self) -> bool:
@@ -201,18 +204,28 @@ def skip_reason(case, claims: dict, engine_name: str, max_nodes=None) -> str | N
 
 
 def run_case(case, engine: Engine, claims: dict, max_nodes=None, drill=True,
-             timeout: float | None = None) -> Result:
+             timeout: float | None = None, declared=None) -> Result:
     """Send one case (unless it is skipped) and judge the answer.
 
     ``timeout`` is the base limit per request (``--timeout``); None leaves
-    every request to the engine's own limit.
+    every request to the engine's own limit.  ``declared`` (a ``declared.Declared``):
+    the options the engine plays with; the case is judged under them or skipped
+    with the option that rules it out.
     """
     why = skip_reason(case, claims, engine.name, max_nodes)
     if why:
         return Result(case, "skipped", [why])
+    note = None
+    if declared:
+        plan = declared.plan(case)
+        if plan.skip:
+            return Result(case, "skipped", [plan.skip], by_options=True)
+        case, note = plan.case, plan.note
     start = time.perf_counter()
     result = _judge(case, engine, drill, timeout)
     result.seconds = time.perf_counter() - start
+    if note and result.outcome != "passed":
+        result.lines.insert(0, note)
     return result
 
 
@@ -376,8 +389,9 @@ class Worker:
     """Runs cases one after another on one engine, and gives up on an engine that keeps breaking."""
 
     def __init__(self, engine: Engine, claims: dict, options: RunOptions, progress=None, clock=None,
-                 keeper: reports.AnswerKeeper | None = None):
+                 keeper: reports.AnswerKeeper | None = None, declared=None):
         self.engine = engine
+        self.declared = declared
         self.keeper = keeper or reports.AnswerKeeper()
         self.claims = claims
         self.options = options
@@ -432,7 +446,7 @@ class Worker:
                 result = self.unsent(case)
             else:
                 result = run_case(case, self.engine, self.claims, self.options.max_nodes,
-                                  timeout=self.options.timeout)
+                                  timeout=self.options.timeout, declared=self.declared)
                 if result.outcome != "skipped":
                     result.span = (began, self.clock())
                 reports.keep_for_reports(result, self.keeper)
@@ -463,8 +477,17 @@ def doubt(result: Result) -> None:
 def run_cases(cases, engine: Engine, options: RunOptions | None = None) -> list[Result]:
     """Run ``cases`` one by one on ``engine`` (hello first), without progress; returns the results."""
     options = options or RunOptions()
-    results, _ = _sequential(cases, Worker(engine, engine.hello(), options))
+    claims = engine.hello()
+    declared = judged_under(claims, options)
+    results, _ = _sequential(cases, Worker(engine, claims, options, declared=declared))
     return results
+
+
+def judged_under(claims: dict, options: RunOptions):
+    """The options a run judges under (``declared.Declared``): the hello's, overridden by
+    --option.  RulesError(unknown-option) naming the known ones, for either."""
+    from doublecheck.harness.declared import Declared
+    return Declared.of(claims.get("options"), options.declared, options.cases_dir)
 
 
 def _sequential(cases, worker):
@@ -638,6 +661,7 @@ def _execute(options, chosen, engine, spec, err) -> Run:
             claims = engines[0].hello()
             for other in engines[1:]:
                 other.hello()
+            declared = judged_under(claims, options)
         except HelloError as e:  # (its text may quote the engine: shown visible, cut)
             shown = "\n".join(reports.visible(line) for line in reports.keep_lines(str(e).splitlines()))
             print(f"error: cannot use {spec.describe() if engine is None else engine.name}: {shown}",
@@ -650,7 +674,7 @@ def _execute(options, chosen, engine, spec, err) -> Run:
         with Progress("doublecheck run", len(chosen), "cases", "failed or errored", stream=err,
                       quiet=options.quiet) as progress:
             keeper = reports.AnswerKeeper()   # one budget for the answers of the whole run
-            workers = [Worker(e, claims, options, progress, tick, keeper) for e in engines]
+            workers = [Worker(e, claims, options, progress, tick, keeper, declared) for e in engines]
             if len(workers) > 1:
                 results, interrupted = _parallel(chosen, workers)
             else:
@@ -668,7 +692,8 @@ def _execute(options, chosen, engine, spec, err) -> Run:
     name = engines[0].name
     run = Run(results, [], name, spec.describe() if engine is None else name, claims=claims,
               selected=len(chosen), interrupted=interrupted, seconds=time.perf_counter() - clock,
-              started=started, jobs=len(engines), timeout=options.timeout)
+              started=started, jobs=len(engines), timeout=options.timeout,
+              declared=declared or None)
     run.hints = speed_hints(run, options.max_nodes)
     return run
 
@@ -688,8 +713,8 @@ def cheap_first(cases) -> list:
 def _in_case_order(cases, outcome):
     """(results in the order of ``cases``, interrupted) from a run made in another order."""
     results, interrupted = outcome
-    place = {id(case): i for i, case in enumerate(cases)}
-    return sorted(results, key=lambda r: place[id(r.case)]), interrupted
+    place = {case.id: i for i, case in enumerate(cases)}   # (a result may hold a copy of its
+    return sorted(results, key=lambda r: place[r.case.id]), interrupted   # case: declared options)
 
 
 def speed_hints(run, max_nodes) -> list[str]:

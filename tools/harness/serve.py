@@ -106,8 +106,11 @@ def hello(request: dict, claims: dict) -> dict:
         return _error(rid, "unsupported-protocol",
                       f"this engine speaks protocol version {', '.join(VERSIONS)}; "
                       f"the request offered {quote(', '.join(offered)) if offered else 'none'}")
-    return {"id": rid, "ok": True, "protocol": common[0], "name": claims["name"],
-            "variants": list(claims["variants"]), "ops": list(claims["ops"])}
+    answer = {"id": rid, "ok": True, "protocol": common[0], "name": claims["name"],
+              "variants": list(claims["variants"]), "ops": list(claims["ops"])}
+    if claims.get("options"):   # the options it plays with (docs/options.md)
+        answer["options"] = dict(claims["options"])
+    return answer
 
 
 def _error(rid, code: str, message: str) -> dict:
@@ -140,14 +143,35 @@ def serve(adapter=None, stdin=None, stdout=None, max_line: int = MAX_LINE,
         stdout.flush()
 
 
-def serve_command(adapter_spec: str | None = None, budget: float | None = DEFAULT_BUDGET) -> int:
+class Announcing:
+    """An adapter whose hello also declares ``options`` (``serve --adapter X --option ...``:
+    the adapter plays as it always does; its hello says under what to judge it)."""
+
+    def __init__(self, adapter, options: dict):
+        self.adapter, self.options = adapter, options
+
+    def hello(self) -> dict:
+        claims = dict(self.adapter.hello())
+        claims["options"] = {**(claims.get("options") or {}), **self.options}
+        return claims
+
+    def handle(self, request: dict) -> dict:
+        return self.adapter.handle(request)
+
+
+def serve_command(adapter_spec: str | None = None, budget: float | None = DEFAULT_BUDGET,
+                  options: dict | None = None) -> int:
     """``doublecheck serve``; an adapter that cannot load raises HelloError, a damaged
-    install DataError (the CLI prints either as one error line, exit 2)."""
+    install DataError (the CLI prints either as one error line, exit 2).  ``options``
+    (``--option``, already checked): the oracle plays under them and its hello declares
+    them; an adapter's hello declares them."""
     from doublecheck.casefiles import schema
-    from doublecheck.harness.engines import load_adapter
+    from doublecheck.harness.engines import OracleAdapter, load_adapter
 
     schema("protocol.schema.json")  # every request is checked against it: fail now, not per line
     adapter = load_adapter(adapter_spec)() if adapter_spec else None
+    if options:
+        adapter = Announcing(adapter, options) if adapter is not None else OracleAdapter(options)
     try:
         return serve(adapter, budget=budget)
     except KeyboardInterrupt:

@@ -1,0 +1,257 @@
+"""Declared options: the conventions and capabilities an engine says it plays with, and what
+the runner does with a case under them (docs/options.md, ``doublecheck docs options``).
+
+The options themselves (names, values, defaults, sources) are the oracle's table,
+``doublecheck.oracle.options.OPTIONS``.  An engine declares values in its hello answer
+(``"options": {"NAME": "VALUE"}``); ``--option NAME=VALUE`` on the command line declares
+more or overrides them.  ``Declared`` holds the result with where each value came from.
+
+``Declared.plan(case)`` says how one case is judged under them:
+
+- a case written for an option value (its own ``options``) that the engine does not play
+  is skipped, naming the option;
+- a case needing a capability the engine declares it lacks is skipped (``CAPABILITY_SKIPS``);
+- a case whose expected answer a declared rule option changes (the generated record
+  ``cases/options/<variant>.json`` says which) gets its expected answer from the oracle
+  under the declared options, when that is cheap (at most ``RECOMPUTE_MAX_NODES`` perft
+  nodes); otherwise it is skipped with the reason;
+- every other case is judged as written.
+
+So no case fails only because of a declared option, and a run without options judges
+every case exactly as before.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable
+
+from doublecheck.oracle.errors import INVALID_FEN, RulesError
+
+FROM_HELLO, FROM_COMMAND_LINE = "hello", "--option"
+RECOMPUTE_MAX_NODES = 200_000   # perft nodes the oracle counts again for one case under options
+MAX_DECLARED = 64               # options one hello may declare (the table has about ten)
+
+
+def option_table() -> dict:
+    from doublecheck.oracle.options import OPTIONS
+    return OPTIONS
+
+
+def check_options(values: dict) -> dict:
+    """``values`` checked against the option table; RulesError(unknown-option) naming the
+    known options (or the known values of a known option) otherwise."""
+    from doublecheck.oracle.options import check
+    return check(values)
+
+
+def applicable(variant: str, values: dict) -> dict:
+    """The declared rule options ``variant`` takes, defaults left out."""
+    from doublecheck.oracle.options import applicable as taken
+    return taken(variant, values)
+
+
+def parse_assignment(text: str) -> tuple[str, str]:
+    """``NAME=VALUE`` (``--option``) as a pair; ValueError saying the form otherwise.  Whether
+    the name and value are known is checked once all of them are read (``from_command_line``)."""
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip() or not value.strip():
+        raise ValueError(f"must be NAME=VALUE (for example draws=automatic), not {text!r:.60}")
+    return name.strip(), value.strip()
+
+
+def from_command_line(pairs) -> dict:
+    """The ``--option`` pairs as a checked dict (a later pair overrides an earlier one)."""
+    return check_options(dict(pairs or ()))
+
+
+# --- what an engine needs ------------------------------------------------------
+
+def needs_san(case) -> bool:
+    """The request writes a move in SAN (``Nf3``, ``O-O``, ``exd5``), not in coordinates."""
+    from doublecheck.oracle import variants
+    from doublecheck.oracle.notation import read_token, turn_tokens
+    rules = variants.get(case.variant)
+    for item in case.request.get("moves") or ():
+        for token in turn_tokens(item):
+            try:
+                if read_token(rules, token)[2].kind in ("san", "castling"):
+                    return True
+            except RulesError:   # unreadable text: the case is about that, not about SAN
+                continue
+    return False
+
+
+def expects_fen_refusal(case) -> bool:
+    return case.expect.get("error", {}).get("code") == INVALID_FEN
+
+
+@dataclass(frozen=True)
+class CapabilitySkip:
+    """A capability value an engine may declare, the cases it cannot answer, and why."""
+
+    needs: Callable     # needs(case) -> bool
+    reason: str
+
+
+# One row per capability value that leaves cases out (the table's other values leave none out).
+CAPABILITY_SKIPS = {
+    ("san", "no"): CapabilitySkip(
+        needs_san, "the request writes its moves in SAN and the engine declares san=no "
+                   "(it reads coordinate moves only)"),
+    ("fen-validation", "lenient"): CapabilitySkip(
+        expects_fen_refusal, "the case expects an invalid FEN to be refused and the engine "
+                             "declares lenient FEN validation (fen-validation=lenient)"),
+}
+
+
+# --- the record of which cases an option changes -------------------------------
+
+@lru_cache(maxsize=None)
+def option_record(variant: str, cases_dir: str | None = None):
+    """The generated record of ``variant`` (``cases/options/<variant>.json``): per
+    ``NAME=VALUE`` its ``changed`` ids and ``not_recomputed`` {id: reason}; None when the
+    variant has none (then every cheap case is asked of the oracle)."""
+    from doublecheck.casefiles import CASES_DIR
+    from doublecheck.limits import loads
+    from pathlib import Path
+    path = Path(cases_dir or CASES_DIR) / "options" / f"{variant}.json"
+    if not path.is_file():
+        if cases_dir is not None:
+            return option_record(variant, None)
+        return None
+    try:
+        data = loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data.get("options", data) if isinstance(data, dict) else None
+
+
+# --- one case under the declared options -----------------------------------------
+
+@dataclass
+class Plan:
+    """How one case is judged: skipped (``skip``), or sent and compared with ``case``
+    (the case itself, or a copy whose expected answer the oracle gave under ``note``)."""
+
+    case: object
+    skip: str | None = None
+    note: str | None = None
+
+
+@dataclass
+class Declared:
+    """The options a run judges under: ``values`` {name: value}, ``origin`` {name: where from}."""
+
+    values: dict = field(default_factory=dict)
+    origin: dict = field(default_factory=dict)
+    cases_dir: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.values)
+
+    @classmethod
+    def of(cls, hello_options, command_line: dict | None = None, cases_dir=None) -> "Declared":
+        """The effective options: the hello's, overridden by the command line's.  RulesError
+        (unknown-option) for a name or value the table does not know, wherever it came from."""
+        try:
+            hello_options = check_options(dict(hello_options or {}))
+        except RulesError as e:
+            raise RulesError(e.code, f"the engine's hello declares {e.message}") from None
+        command_line = dict(command_line or {})
+        values = {**hello_options, **command_line}
+        origin = {name: FROM_COMMAND_LINE if name in command_line else FROM_HELLO for name in values}
+        return cls(values, origin, None if cases_dir is None else str(cases_dir))
+
+    def value(self, name: str) -> str:
+        """The value the engine plays: declared, else the table's default."""
+        return self.values.get(name, option_table()[name].default)
+
+    def items(self) -> list[dict]:
+        """Each declared option: name, value, kind (rule or capability), from (hello or --option),
+        and whether it is the default."""
+        table = option_table()
+        return [{"name": name, "value": value, "kind": table[name].kind, "from": self.origin[name],
+                 "default": value == table[name].default}
+                for name, value in sorted(self.values.items())]
+
+    def summary(self) -> str:
+        """One line: ``draws=automatic (hello), san=no (capability, --option)``."""
+        parts = []
+        for item in self.items():
+            said = [] if item["kind"] == "rule" else [item["kind"]]
+            said.append(item["from"])
+            parts.append(f"{item['name']}={item['value']} ({', '.join(said)})")
+        return ", ".join(parts)
+
+    # -- judging
+
+    def plan(self, case) -> Plan:
+        why = self.conflict(case) or self.missing_capability(case)
+        if why:
+            return Plan(case, skip=why)
+        extra = self.extra_rule_options(case)
+        if not extra:
+            return Plan(case)
+        plan = self.recomputed(case, extra)
+        why = plan.note and self.missing_capability(plan.case)   # (the new answer may need one)
+        return Plan(case, skip=f"{why} (its answer under the declared options)") if why else plan
+
+    def conflict(self, case) -> str | None:
+        """A case written for an option value the engine does not play."""
+        for name, wanted in sorted((getattr(case, "options", None) or {}).items()):
+            if name in option_table() and self.value(name) != wanted:
+                return f"written for {name}={wanted}; the engine plays {self.value(name)}"
+        return None
+
+    def missing_capability(self, case) -> str | None:
+        for (name, value), row in CAPABILITY_SKIPS.items():
+            if self.values.get(name) == value and row.needs(case):
+                return row.reason
+        return None
+
+    def extra_rule_options(self, case) -> dict:
+        """The declared non-default rule options of the case's variant it was not written for."""
+        own = getattr(case, "options", None) or {}
+        return {k: v for k, v in applicable(case.variant, self.values).items() if k not in own}
+
+    def recomputed(self, case, extra: dict) -> Plan:
+        said = ", ".join(f"{k}={v}" for k, v in sorted(extra.items()))
+        record = option_record(case.variant, self.cases_dir)
+        if record is not None:
+            entries = [record.get(f"{k}={v}") or {} for k, v in sorted(extra.items())]
+            for entry in entries:
+                reason = (entry.get("not_recomputed") or {}).get(case.id)
+                if reason:
+                    return Plan(case, skip=f"its answer under {said} is not recorded: {reason}")
+            if not any(case.id in (entry.get("changed") or ()) for entry in entries):
+                return Plan(case)   # the record says these options leave its answer as it is
+        nodes = case.nodes or 0
+        if nodes > RECOMPUTE_MAX_NODES:
+            return Plan(case, skip=f"{said} may change this count and it expects {nodes} nodes, "
+                                   f"more than the {RECOMPUTE_MAX_NODES} the oracle counts again "
+                                   "under declared options")
+        own = dict(getattr(case, "options", None) or {})
+        expect = expected_under(case, {**own, **extra})
+        if expect == case.expect:
+            return Plan(case)
+        note = f"expected answer from the oracle under {said} (the case's own is for the default)"
+        return Plan(dataclasses.replace(case, expect=expect), note=note)
+
+
+def expected_under(case, options: dict) -> dict:
+    """The case's expected answer as the oracle gives it under ``options``: the keys the
+    case compares, or the error the oracle answers instead."""
+    from doublecheck.harness.engines import cached_counter
+    from doublecheck.oracle import api, variants
+    rules = variants.get(case.variant, options)
+    try:
+        answer = api.handle(dict(case.request), rules=rules, counter=cached_counter)
+    except RulesError as e:
+        return {"error": {"code": e.code}}
+    if "error" in case.expect:
+        return json.loads(json.dumps(answer))
+    return {key: answer[key] for key in case.expect if key in answer}
