@@ -581,6 +581,10 @@ it belongs to (--variant: only the rules of that variant). With an id, shows
 the rule's statement and source and the ids of the cases that test it (with
 --variant, of that variant's cases).
 
+--options lists the declared options instead: the points where sources and
+real implementations differ (rule options) and what an engine may lack
+(capabilities), each with its values, default, variants and sources.
+
 --matrix prints the coverage matrix instead: rule ids (rows) against variants
 (columns) with the number of cases citing each, then the state components
 (position identity, each half of a turn, FEN fields) with the cases covering
@@ -598,10 +602,16 @@ examples:
   doublecheck rules FIDE-3.8.2 --json
   doublecheck rules --matrix
   doublecheck rules --matrix --variant double-move --json
+  doublecheck rules --options                  the options an engine may declare (run --option)
+  doublecheck rules --options --variant marseillais --json
 """)
     p.add_argument("id", nargs="?", help="a rule id (G3, FIDE-3.8.2, ...)")
     p.add_argument("--matrix", action="store_true",
                    help="print the coverage matrix; exit 1 when it has a gap or a thin cell")
+    p.add_argument("--options", action="store_true",
+                   help="list the declared options instead: each rule option and engine "
+                        "capability with its values, default, the variants that take it and "
+                        "the sources of each value (doublecheck docs options)")
     p.add_argument("--variant", metavar="V", action="append",
                    help="only the rules (or, with --matrix, the column) of this variant "
                         "(may be repeated)")

@@ -16,6 +16,12 @@ from __future__ import annotations
 
 import pytest
 
+def _option(text: str) -> tuple[str, str]:
+    """NAME=VALUE, read as ``doublecheck run --option`` reads it."""
+    from doublecheck.cli import option_assignment
+    return option_assignment(text)
+
+
 def _seconds(text: str) -> float:
     """A time limit, checked as ``doublecheck run --timeout`` checks it."""
     from doublecheck.cli import seconds
@@ -38,6 +44,9 @@ def pytest_addoption(parser):
                     help="the same as doublecheck run --quick: skip the largest perft cases")
     group.addoption("--doublecheck-timeout", metavar="SECONDS", type=_seconds,
                     help="base time limit per request, as doublecheck run --timeout (0: none)")
+    group.addoption("--doublecheck-option", metavar="NAME=VALUE", type=_option, action="append",
+                    default=[], help="judge the adapter under this rule option or capability, as "
+                                     "doublecheck run --option (repeatable; doublecheck docs options)")
     parser.addini("doublecheck_adapter", "MODULE:CLASS of the adapter to check (as --doublecheck-adapter)")
 
 
@@ -54,7 +63,8 @@ def _settings(config) -> dict | None:
     return {"adapter": adapter, "variant": config.getoption("doublecheck_variant"),
             "rule": config.getoption("doublecheck_rule"),
             "cases_dir": config.getoption("doublecheck_cases_dir"), "max_nodes": max_nodes,
-            "timeout": TIMEOUT if timeout is None else (timeout or None)}
+            "timeout": TIMEOUT if timeout is None else (timeout or None),
+            "options": config.getoption("doublecheck_option")}
 
 
 class Checker:
@@ -64,12 +74,17 @@ class Checker:
         self.settings = settings
         self.engine = None
         self.claims = None
+        self.declared = None   # the options judged under (the hello's, then --doublecheck-option)
 
     def start(self):
+        from doublecheck.harness.declared import Declared, from_command_line
         from doublecheck.harness.engines import engine_spec
         if self.engine is None:
             engine = engine_spec(adapter=self.settings["adapter"], timeout=None).make()
             self.claims = engine.hello()
+            self.declared = Declared.of(self.claims.get("options"),
+                                        from_command_line(self.settings["options"]),
+                                        self.settings["cases_dir"])
             self.engine = engine
         return self.engine, self.claims
 
@@ -77,7 +92,7 @@ class Checker:
         from doublecheck.harness.runner import run_case
         engine, claims = self.start()
         return run_case(case, engine, claims, self.settings["max_nodes"],
-                        timeout=self.settings["timeout"])
+                        timeout=self.settings["timeout"], declared=self.declared)
 
     def close(self):
         if self.engine is not None:
@@ -123,10 +138,13 @@ def pytest_collection_modifyitems(session, config, items):
     if checker is None:
         return
     from doublecheck.harness.engines import HelloError
+    from doublecheck.oracle.errors import RulesError
     try:
         checker.start()
     except HelloError as e:
         raise pytest.UsageError(f"doublecheck: {e}") from None
+    except RulesError as e:   # an unknown option or value, declared either way
+        raise pytest.UsageError(f"doublecheck: {e.code}: {e.message}") from None
     items.extend(CaseItem.from_parent(session, name=case.id, nodeid=case.id, case=case)
                  for case in _selected_cases(checker.settings))
 
@@ -169,5 +187,14 @@ class CaseItem(pytest.Item):
 def pytest_report_header(config):
     checker = config.stash.get(CHECKER, None)
     if checker is not None:
-        return f"doublecheck: cases against adapter {checker.settings['adapter']}"
+        options = " ".join(f"--doublecheck-option {k}={v}" for k, v in checker.settings["options"])
+        return f"doublecheck: cases against adapter {checker.settings['adapter']}" + \
+            (f", judged under {options} (and what its hello declares)" if options else "")
     return None
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Say under which declared options the cases were judged (hello and --doublecheck-option)."""
+    checker = config.stash.get(CHECKER, None)
+    if checker is not None and checker.declared:
+        terminalreporter.write_line(f"doublecheck: judged under {checker.declared.summary()}")

@@ -111,23 +111,18 @@ CAPABILITY_SKIPS = {
 # --- the record of which cases an option changes -------------------------------
 
 @lru_cache(maxsize=None)
-def option_record(variant: str, cases_dir: str | None = None):
-    """The generated record of ``variant`` (``cases/options/<variant>.json``): per
-    ``NAME=VALUE`` its ``changed`` ids and ``not_recomputed`` {id: reason}; None when the
-    variant has none (then every cheap case is asked of the oracle)."""
-    from doublecheck.casefiles import CASES_DIR
-    from doublecheck.limits import loads
+def option_record(variant: str, cases_dir: str | None = None) -> dict:
+    """The generated record of ``variant`` (``cases/options/<variant>.json``, read by
+    ``casefiles.option_changes``): per ``NAME=VALUE`` its ``changed`` ids and
+    ``not_recomputed`` {id: reason}.  A value missing from it (a case tree of one's own
+    without a record, a record that cannot be read) is asked of the oracle instead."""
+    from doublecheck.casefiles import CASES_DIR, DataError, option_changes
     from pathlib import Path
-    path = Path(cases_dir or CASES_DIR) / "options" / f"{variant}.json"
-    if not path.is_file():
-        if cases_dir is not None:
-            return option_record(variant, None)
-        return None
+    tree = None if cases_dir is None or Path(cases_dir).resolve() == CASES_DIR.resolve() else cases_dir
     try:
-        data = loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return data.get("options", data) if isinstance(data, dict) else None
+        return option_changes(variant, tree)
+    except (DataError, RulesError):
+        return {}
 
 
 # --- one case under the declared options -----------------------------------------
@@ -221,8 +216,8 @@ class Declared:
     def recomputed(self, case, extra: dict) -> Plan:
         said = ", ".join(f"{k}={v}" for k, v in sorted(extra.items()))
         record = option_record(case.variant, self.cases_dir)
-        if record is not None:
-            entries = [record.get(f"{k}={v}") or {} for k, v in sorted(extra.items())]
+        entries = [record.get(f"{k}={v}") for k, v in sorted(extra.items())]
+        if all(entries):
             for entry in entries:
                 reason = (entry.get("not_recomputed") or {}).get(case.id)
                 if reason:

@@ -112,6 +112,11 @@ def rules_command(args) -> int:
     """The rule catalogue, one rule with the cases that cite it, or the coverage matrix."""
     from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
 
+    if getattr(args, "options", False):
+        if args.id is not None or args.matrix:
+            raise UsageError("--options lists every option: not with a rule id or --matrix",
+                             "doublecheck rules")
+        return option_list(args)
     cases_dir = check_cases_dir(args.cases_dir)
     catalogue, problems = load_rules(cases_dir)
     for problem in problems:
@@ -140,6 +145,57 @@ def rules_command(args) -> int:
     print(f"Cases ({len(cited)}):")
     for case_id in cited:
         print(f"  {case_id}")
+    return 0
+
+
+def options_data(chosen=None) -> list[dict]:
+    """Every declared option (doublecheck.oracle.options): its kind, summary, default, values
+    with their sources, and the variants that take it, asked of each registered rules class
+    (a capability concerns the engine, so every variant).  ``chosen``: only options some of
+    these variants take."""
+    from doublecheck.oracle import options
+    every = list(variants.registered())
+    takes = {v: set(options.taken_by(variants.descriptor(v).rules_class())) for v in every}
+    out = []
+    for name, option in options.OPTIONS.items():
+        which = every if option.kind == options.CAPABILITY else [v for v in every if name in takes[v]]
+        if chosen and not set(chosen) & set(which):
+            continue
+        out.append({"name": name, "kind": option.kind, "summary": option.summary,
+                    "default": option.default, "rule": option.rule, "variants": which,
+                    "values": [{"value": value, "default": value == option.default,
+                                "summary": v.summary, "sources": list(v.sources)}
+                               for value, v in option.values.items()]})
+    return out
+
+
+def option_list(args) -> int:
+    """``rules --options``: every option, as text or JSON."""
+    if args.variant:
+        unknown = [v for v in args.variant if v not in variants.registered()]
+        if unknown:
+            raise RulesError(UNKNOWN_VARIANT, variants.unknown_message(unknown[0]))
+    found = options_data(args.variant)
+    if args.json:
+        print(json.dumps({"options": found}))
+        return 0
+    wrap = dict(width=78, subsequent_indent="      ", break_on_hyphens=False)
+    for n, option in enumerate(found):
+        if n:
+            print()
+        kind = ("rule option, doublecheck rules " + option["rule"] if option["rule"]
+                else f"{option['kind']} option")
+        print(textwrap.fill(f"{option['name']} ({kind}): {option['summary']}", width=78,
+                            subsequent_indent="  ", break_on_hyphens=False))
+        print(textwrap.fill(f"  variants: {', '.join(option['variants'])}", **wrap))
+        for value in option["values"]:
+            mark = " (default)" if value["default"] else ""
+            print(textwrap.fill(f"  {option['name']}={value['value']}{mark}: {value['summary']}", **wrap))
+            for source in value["sources"]:
+                print(textwrap.fill(f"    source: {source}", **wrap))
+    print()
+    print("Declare them in the engine's hello or with 'doublecheck run --option NAME=VALUE';")
+    print("'doublecheck docs options' explains how a run judges under them.")
     return 0
 
 
