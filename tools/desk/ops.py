@@ -3,7 +3,8 @@
 Every request is a JSON object shaped like a request of the engine protocol
 (docs/protocol.md): ``variant`` (default ``chess``), ``fen`` (default: the
 variant's start position) and ``moves`` (the line played from it, move
-tokens or whole turns) say which position is meant.  Nothing is kept between
+tokens or whole turns) say which position is meant; ``options`` (NAME: VALUE,
+docs/options.md) plays it under declared rule options.  Nothing is kept between
 requests, so two tabs, or two people, can never disturb each other.  The
 server wraps each answer as the protocol does: ``{"ok": true, ...fields}``,
 or ``{"ok": false, "error": {"code", "message"}}`` for an error raised here.
@@ -68,8 +69,8 @@ def answer(op: str, request) -> dict:
     if not isinstance(request, dict):
         raise invalid("a request must be a JSON object")
     if op in ORACLE_OPS:
-        line_of(request)                  # the same checks and limits as every other operation
-        return api.handle({**request, "op": op})
+        rules, _, _ = line_of(request)    # the same checks and limits as every other operation
+        return api.handle({**request, "op": op}, rules=rules)
     return {"position": position, "explain": explain, "replay": replay, "pgn": pgn_text}[op](request)
 
 
@@ -79,8 +80,17 @@ def hello() -> dict:
     out["ops"] = list(OPS)
     out["desk"] = {"version": __version__, "max_moves": MAX_MOVES,
                    "start_fens": {v: variants.get(v).fen(variants.get(v).start) for v in api.VARIANTS},
-                   "figures": figures.page_figures()}
+                   "figures": figures.page_figures(), "options": rule_options()}
     return out
+
+
+def rule_options() -> list[dict]:
+    """The rule options the page offers (capabilities concern engines, not the desk): name,
+    summary, default, values, and the variants that take each."""
+    from doublecheck.lookups.commands import options_data
+    return [{k: o[k] for k in ("name", "summary", "default", "variants")}
+            | {"values": [v["value"] for v in o["values"]]}
+            for o in options_data() if o["kind"] == "rule"]
 
 
 # ------------------------------------------------------------ the request
@@ -91,7 +101,11 @@ def line_of(request: dict):
     variant = request.get("variant", "chess")
     if not isinstance(variant, str):
         raise invalid("'variant' must be a string, a variant id")
-    rules = variants.get(variant)
+    options = request.get("options") or {}
+    if not isinstance(options, dict):
+        raise invalid("'options' must be an object of option names and values "
+                      "(doublecheck rules --options)")
+    rules = variants.get(variant, options)   # RulesError(unknown-option) for a name or value it lacks
     fen = request.get("fen")
     if fen is not None and not isinstance(fen, str):
         raise RulesError(INVALID_FEN, "'fen' must be a string")
@@ -117,7 +131,7 @@ def position(request: dict) -> dict:
     except RulesError as e:
         raise RulesError(e.code, f"the line cannot be played: {e.message}") from None
     pos = played.final if at == len(tokens) else played.steps[at].pos
-    shown = lookup.show_data(rules.name, fen, tokens[:at])
+    shown = lookup.show_data(rules, fen, tokens[:at])
     line, arrows = line_turns(rules, played, tokens), []
     for turn in line:
         if turn["from"] < at <= turn["upto"]:     # the turn the board is in (or has just finished)
@@ -233,7 +247,7 @@ def explain(request: dict) -> dict:
     if "click" in given:
         pos = api.replay(rules, fen, tokens).final
         move = click_text(rules, pos, request["click"])
-    result = lookup.explain(rules.name, fen, tokens, move=move, turn=turn)
+    result = lookup.explain(rules, fen, tokens, move=move, turn=turn)
     if not result["legal"] and result["code"] == INVALID_MOVE_TEXT:
         raise RulesError(INVALID_MOVE_TEXT, result["reason"])
     result["rule_statements"] = statements(result["rules"])
@@ -351,4 +365,4 @@ def replay(request: dict) -> dict:
 def pgn_text(request: dict) -> dict:
     """The PGN of the line (``doublecheck play --pgn``)."""
     rules, fen, tokens = line_of(request)
-    return {"pgn": pgn.pgn_for_line(rules.name, fen, tokens)}
+    return {"pgn": pgn.pgn_for_line(rules, fen, tokens)}

@@ -24,6 +24,8 @@ const desk = {
   focus: null,      // the square the keyboard is on
   keyboard: false,  // the keyboard has been used on the board (its focus square is drawn)
   figures: {},      // each piece as a small picture (from the server's hello)
+  options: {},      // declared rule options the line is played under (docs/options.md)
+  optionList: [],   // the rule options the server offers (from its hello)
 };
 
 class DeskError extends Error {
@@ -72,7 +74,39 @@ async function call(op, body) {
 function lineOf(state) {
   const body = {variant: state.variant, moves: state.line};
   if (state.fen !== null) body.fen = state.fen;
+  if (Object.keys(state.options).length) body.options = state.options;
   return body;
+}
+
+// The house-rules control: one choice per rule option the variant takes; the line is
+// played again under the new choice (the server refuses it when it is no longer legal).
+function drawOptions() {
+  const box = $("options");
+  box.textContent = "";
+  const taken = desk.optionList.filter((o) => o.variants.includes(desk.variant));
+  $("options-box").hidden = taken.length === 0;
+  for (const option of taken) {
+    const label = document.createElement("label");
+    label.title = option.summary;
+    label.append(`${option.name} `);
+    const choose = document.createElement("select");
+    choose.dataset.option = option.name;
+    for (const value of option.values) {
+      const item = document.createElement("option");
+      item.value = value;
+      item.textContent = value === option.default ? `${value} (default)` : value;
+      choose.appendChild(item);
+    }
+    choose.value = desk.options[option.name] || option.default;
+    choose.addEventListener("change", () => {
+      const options = Object.assign({}, desk.options);
+      if (choose.value === option.default) delete options[option.name];
+      else options[option.name] = choose.value;
+      show({options}).then((ok) => { if (!ok) choose.value = desk.options[option.name] || option.default; });
+    });
+    label.appendChild(choose);
+    box.appendChild(label);
+  }
 }
 
 // Show a moment of a line; the page's state changes only when the server accepts it.
@@ -126,6 +160,7 @@ function drawBoard(svg) {
 function render() {
   const view = desk.view;
   desk.attempt = false;
+  drawOptions();
   drawBoard(view.svg);
   $("fen").value = view.fen;
   $("variant").value = view.variant;
@@ -544,8 +579,8 @@ async function playTyped(event) {
   }
   const line = desk.line.slice(0, desk.at).concat([text]);
   try {
-    const view = await call("position", {variant: desk.variant, fen: desk.fen || undefined,
-      moves: line, flip: desk.flip});
+    const view = await call("position", Object.assign(lineOf(desk), {fen: desk.fen || undefined,
+      moves: line, flip: desk.flip}));
     desk.replay = null;
     $("move-text").value = "";
     await show({line: view.coordinates, at: view.coordinates.length});
@@ -768,7 +803,7 @@ async function loadPgn() {
 function openGame(index) {
   const game = desk.games[index];
   desk.replay = index;
-  return show({variant: game.variant, fen: game.fen, line: game.moves, at: 0});
+  return show({variant: game.variant, fen: game.fen, line: game.moves, at: 0, options: {}});
 }
 
 // ---------------------------------------------------------------- steps
@@ -802,6 +837,7 @@ async function start() {
   try {
     const hello = await call("hello");
     desk.figures = hello.desk.figures || {};
+    desk.optionList = hello.desk.options || [];
     const choose = $("variant");
     for (const id of hello.variants) {
       const option = document.createElement("option");
@@ -814,7 +850,7 @@ async function start() {
   }
   $("variant").addEventListener("change", (e) => {
     desk.replay = null;
-    show({variant: e.target.value, fen: null, line: [], at: 0});
+    show({variant: e.target.value, fen: null, line: [], at: 0, options: {}});
   });
   $("start").addEventListener("click", () => {
     desk.replay = null;
