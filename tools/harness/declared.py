@@ -250,3 +250,6 @@ def expected_under(case, options: dict) -> dict:
     if "error" in case.expect:
         return json.loads(json.dumps(answer))
     return {key: answer[key] for key in case.expect if key in answer}
+
+
+NO_OPTIONS = Declared()   # an engine that declares nothing plays every default

@@ -35,6 +35,7 @@ from doublecheck.casefiles import CASES_DIR, case_ids, check_cases_dir, load_cas
 from doublecheck.harness import report as reports
 from doublecheck.harness.compare import CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
+from doublecheck.harness.declared import NO_OPTIONS
 from doublecheck.harness.protocol import response_problems
 from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
 from doublecheck.oracle import variants
@@ -216,8 +217,8 @@ def run_case(case, engine: Engine, claims: dict, max_nodes=None, drill=True,
     if why:
         return Result(case, "skipped", [why])
     note = None
-    if declared:
-        plan = declared.plan(case)
+    if declared or getattr(case, "options", None):   # a case written for an option value too
+        plan = (declared or NO_OPTIONS).plan(case)
         if plan.skip:
             return Result(case, "skipped", [plan.skip], by_options=True)
         case, note = plan.case, plan.note
