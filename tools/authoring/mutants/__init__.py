@@ -29,7 +29,7 @@ import importlib
 import json
 import pkgutil
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 
 
@@ -44,10 +44,12 @@ class Mutant:
     cls: type          # subclass of the variant's rules class
     witness: dict      # a request (no "variant") on which it answers differently
     why: str           # why someone writes this mistake (docs/mutants.md)
+    options: dict = field(default_factory=dict)   # the rule options the witness is asked under
 
-    def rules(self):
-        """A fresh rules object (the oracle's classes build their tables in __init__)."""
-        return self.cls()
+    def rules(self, options=None):
+        """A fresh rules object (the oracle's classes build their tables in __init__), playing
+        under the rule ``options`` (a case's own; doublecheck.oracle.options)."""
+        return self.cls(options) if options else self.cls()
 
     def witness_request(self) -> dict:
         return {**self.witness, "variant": self.variant}
@@ -55,7 +57,7 @@ class Mutant:
 
 CATALOGUE: dict[str, Mutant] = {}
 FIELDS = {"slug": str, "class": str, "rule": str, "description": str, "witness": dict, "why": str}
-OPTIONAL = {"bases": list, "on": list}
+OPTIONAL = {"bases": list, "on": list, "options": dict}
 
 
 def load_entries(module) -> None:
@@ -70,7 +72,7 @@ def load_entries(module) -> None:
         _check(entry, f"{where} entry {n}")
         for cls in _classes(module, entry, f"{where} entry {n}"):
             _add(Mutant(f"{cls.name}/{entry['slug']}", cls.name, entry["rule"], entry["description"],
-                        cls, entry["witness"], entry["why"]))
+                        cls, entry["witness"], entry["why"], dict(entry.get("options", {}))))
 
 
 def _check(entry, where: str) -> None:

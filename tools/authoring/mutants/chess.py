@@ -158,3 +158,15 @@ class StalemateByPseudoMoves(Chess):
         if result["reason"] == "stalemate" and self.pseudo_moves(pos):
             return not_over()
         return result
+
+
+# ------------------------------------------------------------------ rule options
+
+class AutomaticDrawsAtFourfold(Chess):
+    """draws=automatic (OPT-draws) with the repetition counted one too far."""
+
+    def use_options(self, options):
+        super().use_options(options)
+        if options["draws"] == "automatic":
+            self.draw_endings = {"automatic": (("fifty-moves", 100, None), ("threefold-repetition", None, 4)),
+                                 "claimable": ()}

@@ -104,9 +104,9 @@ class SplitBoard(Geometry):
 
 
 class BoardSplitInTwo(DoubleChess):
-    def __init__(self):
+    def __init__(self, options=None):
         self.geometry = SplitBoard()
-        super().__init__()
+        super().__init__(options)
 
 
 class SquareColourByFile(DoubleChess):

@@ -66,11 +66,29 @@ class RulesAdapter:
         return api.handle(request, rules=self.rules)
 
 
-def engine_for(m: Mutant, oracle: bool = False) -> AdapterEngine:
-    """The mutant (or, with oracle=True, the oracle) as a harness engine."""
-    rules = None if oracle else m.rules()
+def engine_for(m: Mutant, oracle: bool = False, options=None) -> AdapterEngine:
+    """The mutant (or, with oracle=True, the oracle) as a harness engine, playing under the
+    rule ``options`` (a case's own)."""
+    if oracle:
+        rules = variants.get(m.variant, options) if options else None
+    else:
+        rules = m.rules(options)
     name = "oracle" if oracle else m.name
     return AdapterEngine(RulesAdapter(rules, name, m.variant), name)
+
+
+class CaseEngines:
+    """The mutant as a harness engine for each set of rule options the cases name: every
+    case is asked under its own options, as the harness asks the oracle."""
+
+    def __init__(self, m: Mutant):
+        self.m, self.made = m, {}
+
+    def answer(self, case) -> dict:
+        key = tuple(sorted(case.options.items()))
+        if key not in self.made:
+            self.made[key] = engine_for(self.m, options=case.options)
+        return self.made[key].request(case.request)
 
 
 def schedule(cases, m: Mutant, max_nodes=DEFAULT_MAX_NODES):
@@ -87,11 +105,11 @@ def run_mutant(m: Mutant, cases, max_nodes=DEFAULT_MAX_NODES, stop_after=KILLERS
     """Play the cases against the mutant until `stop_after` of them fail."""
     start = time.perf_counter()
     chosen, skipped = schedule(cases, m, max_nodes)
-    engine = engine_for(m)
+    engines = CaseEngines(m)
     outcome = Outcome(m, [], [], skipped=skipped)
     for case in chosen:
         outcome.ran += 1
-        answer = engine.request(case.request)
+        answer = engines.answer(case)
         lines = compare(case.variant, case.expect, answer)
         if lines:
             outcome.killers.append(case.id)
@@ -134,10 +152,10 @@ def outcomes_of(chosen, cases, max_nodes, jobs: int = 1):
 def witness_diff(m: Mutant) -> list[str]:
     """How the mutant's answer to its witness differs from the oracle's (empty: it does not)."""
     request = m.witness_request()
-    want = engine_for(m, oracle=True).request(request)
+    want = engine_for(m, oracle=True, options=m.options).request(request)
     expect = ({k: v for k, v in want.items() if k != "ok"} if want.get("ok")
               else {"error": {"code": want["error"]["code"]}})
-    return compare(m.variant, expect, engine_for(m).request(request))
+    return compare(m.variant, expect, engine_for(m, options=m.options).request(request))
 
 
 def chosen_mutants(variant=None, name=None) -> list[Mutant]:

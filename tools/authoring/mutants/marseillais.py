@@ -23,7 +23,7 @@ from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin, 
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 from doublecheck.oracle.position import WHITE, other
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, with_state
-from doublecheck.oracle.variants.marseillais import Marseillais, MarseillaisClassic
+from doublecheck.oracle.variants.marseillais import NO_TARGETS, Marseillais, MarseillaisClassic
 
 
 # ------------------------------------------------------------------ the turn
@@ -234,3 +234,40 @@ class DrawsBetweenMoves:
         if self.mid_turn(pos) and not self.m5_over(pos):
             pos = with_state(pos, BOUNDARY)
         return super().status(pos, history)
+
+
+# ------------------------------------------------------------------ rule options
+# Each wrong only under a non-default option value (doublecheck.oracle.options): under the
+# defaults they play as the oracle, and their witnesses and killing cases name the value.
+
+class FullmoveCountsWhiteToo:
+    def make(self, pos, move, ends_turn=True):
+        after = super().make(pos, move, ends_turn)
+        if self.fullmove_per_move and pos.turn == WHITE:
+            return after.replace(fullmove=after.fullmove + 1)
+        return after
+
+
+class NoTargetAfterTwoMoveTurn:
+    def end_turn(self, pos, move):
+        after = super().end_turn(pos, move)
+        if not self.move_one_leaves_target and pos.state == MID_TURN:
+            return after.replace(ep=NO_TARGETS)
+        return after
+
+
+class OneTargetWithoutSecondEnPassant:
+    def end_turn(self, pos, move):
+        after = super().end_turn(pos, move)
+        passed = self.passed_square(pos, move)
+        if not self.second_en_passant and passed is not None and passed in after.ep:
+            return after.replace(ep=frozenset([passed]))
+        return after
+
+
+class PassedTurnLeavesNoTarget:
+    def end_turn(self, pos, move):
+        after = super().end_turn(pos, move)
+        if pos.state != MID_TURN and not self.move_one_ends_turn(pos, move):   # a passed turn
+            return after.replace(ep=NO_TARGETS)
+        return after

@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 
 from doublecheck.authoring.mutants import CATALOGUE
-from doublecheck.authoring.mutants.kill import DEFAULT_MAX_NODES, engine_for
+from doublecheck.authoring.mutants.kill import DEFAULT_MAX_NODES, CaseEngines
 from doublecheck.harness import compare as compare_module
 from doublecheck.harness.compare import compare
 from doublecheck.harness.runner import expected_nodes
@@ -79,15 +79,15 @@ def fingerprint(cases, variant: str, source: str) -> str:
     """A digest of what the variant's kills depend on (``source``: ``_source_digest()``)."""
     h = hashlib.sha256(source.encode())
     for c in curated(cases, variant):
-        h.update(json.dumps([c.id, c.request, c.expect], sort_keys=True).encode())
+        h.update(json.dumps([c.id, c.request, c.expect, c.options], sort_keys=True).encode())
     return h.hexdigest()[:32]
 
 
 def killers(m, cases) -> list[str]:
     """Ids of every curated case of the mutant's variant that the mutant fails."""
-    engine = engine_for(m)
+    engines = CaseEngines(m)
     return [c.id for c in curated(cases, m.variant)
-            if compare(c.variant, c.expect, engine.request(c.request))]
+            if compare(c.variant, c.expect, engines.answer(c))]
 
 
 def stored(path: Path = RECORD) -> dict:
