@@ -67,6 +67,24 @@ class HouseRules:
                     raise RulesError(INVALID_MOVE_TEXT, f"{token!r}: this engine reads coordinates only")
 
 
+class DrawsAutomatic(HouseRules):
+    """In-process (``--adapter tests.toy_engines.house_rules:DrawsAutomatic``): automatic
+    draws, declared nowhere."""
+
+    def __init__(self):
+        super().__init__({"draws": "automatic"}, declare=False)
+
+
+class DeclaresUnknown(HouseRules):
+    """Its hello declares an option no table has."""
+
+    def __init__(self):
+        super().__init__({}, declare=False)
+
+    def hello(self):
+        return {**super().hello(), "options": {"castling": "never"}}
+
+
 def main(argv):
     declare = "--declare" in argv
     chosen = known.check(dict(a.split("=", 1) for a in argv if a != "--declare"))

@@ -1,0 +1,222 @@
+"""Declared options end to end: an engine with house rules, judged with and without them.
+
+The engine is tests/toy_engines/house_rules.py: the oracle playing under rule options
+given on its command line (so every answer it gives is right under those options and
+wrong under the defaults exactly where the option matters), refusing SAN for ``san=no``
+and accepting invalid FENs for ``fen-validation=lenient``; it declares all of it in its
+hello only with ``--declare``.  The cases are the installed ones, a few files each.
+"""
+
+import json
+import shlex
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from doublecheck.casefiles import load_cases, schema
+from doublecheck.cli import main
+from doublecheck.harness.declared import Declared, needs_san
+from doublecheck.oracle import options
+
+ROOT = Path(__file__).resolve().parent.parent
+HOUSE = ROOT / "tests" / "toy_engines" / "house_rules.py"
+DRAWS = ["chess/fifty-moves", "chess/options"]     # what draws=automatic decides, and its own cases
+
+
+def house(*chosen, declare=False) -> str:
+    argv = [sys.executable, str(HOUSE), *chosen] + (["--declare"] if declare else [])
+    return " ".join(shlex.quote(a) for a in argv)
+
+
+def run(capsys, *argv):
+    code = main(["run", "--jobs", "1", "--quiet", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def verdict(out: str) -> str:
+    return out.strip().splitlines()[-1]
+
+
+# --- an engine playing with X=v --------------------------------------------------
+
+def test_house_rules_fail_the_default_run(capsys):
+    code, out, _ = run(capsys, *DRAWS, "--engine", house("draws=automatic"))
+    assert code == 1
+    assert "FAILED chess/fifty-moves/clock-150-automatic" in out
+    assert "Judged under" not in out            # nothing declared: the report is as it was
+
+
+@pytest.mark.parametrize("how", ["option", "hello"])
+def test_declaring_them_passes(capsys, how):
+    if how == "option":
+        code, out, _ = run(capsys, *DRAWS, "--engine", house("draws=automatic"),
+                           "--option", "draws=automatic")
+    else:
+        code, out, _ = run(capsys, *DRAWS, "--engine", house("draws=automatic", declare=True))
+    assert code == 0, out
+    source = "--option" if how == "option" else "hello"
+    assert out.splitlines()[1] == f"Judged under: draws=automatic ({source})"
+    assert "0 failed" in verdict(out)
+
+
+def test_option_overrides_hello(capsys):
+    """--option wins over the hello: declaring the default back judges by the default rules."""
+    code, out, _ = run(capsys, *DRAWS, "--engine", house("draws=automatic", declare=True),
+                       "--option", "draws=claims")
+    assert code == 1
+    assert out.splitlines()[1] == "Judged under: draws=claims (--option)"
+
+
+def test_in_process_adapter_too(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    adapter = "tests.toy_engines.house_rules:DrawsAutomatic"
+    assert run(capsys, *DRAWS, "--adapter", adapter)[0] == 1
+    code, out, _ = run(capsys, *DRAWS, "--adapter", adapter, "--option", "draws=automatic")
+    assert code == 0, out
+
+
+def test_the_oracle_plays_under_run_options(capsys):
+    """With neither --engine nor --adapter the oracle plays under --option (and as served
+    processes with --jobs 2), so its answers under each value are judged like a default."""
+    code, out, _ = run(capsys, "marseillais/options", "--option", "ep-after-move-one=none")
+    assert code == 0, out
+    assert "passed" in verdict(out) and not verdict(out).startswith("OK: 0 passed")
+    assert main(["run", "--quiet", "--jobs", "2", "marseillais/options", "chess/options",
+                 "--option", "draws=automatic"]) == 0
+
+
+@pytest.mark.parametrize("name,value", [(o.name, v) for o in options.rule_options().values()
+                                        for v in o.alternatives()])
+def test_each_value_served_over_the_protocol(capsys, name, value):
+    """``doublecheck serve --option`` plays each rule option value over the protocol: every
+    curated case written for that value passes, and the others are skipped."""
+    cases = [c for c in _option_cases() if c.options.get(name) == value]
+    assert cases, f"no curated case for {name}={value}"
+    served = f"{sys.executable} -m doublecheck serve --option {name}={value}"
+    code, out, _ = run(capsys, *sorted({c.id for c in cases}), "--engine", served)
+    assert code == 0, out
+    assert f"{len(cases)} passed, 0 failed" in verdict(out)
+
+
+# --- capabilities ----------------------------------------------------------------
+
+@pytest.mark.parametrize("capability,cases,reason", [
+    ("san=no", "chess/san", "the request writes its moves in SAN and the engine declares san=no"),
+    ("fen-validation=lenient", "chess/invalid-fen",
+     "the case expects an invalid FEN to be refused and the engine declares lenient FEN validation"),
+])
+def test_capability_skips(capsys, capability, cases, reason):
+    engine = house(capability)
+    code, out, _ = run(capsys, cases, "--engine", engine)
+    assert code == 1                              # lacking it, the engine fails those cases
+    code, out, _ = run(capsys, cases, "--engine", engine, "--option", capability)
+    assert code == 0, out
+    assert reason in out
+    skipped = int(verdict(out).split(" skipped")[0].rsplit(" ", 1)[1])
+    assert skipped > 0 and f"({skipped} of them because of the declared options)" in verdict(out)
+
+
+def test_needs_san_reads_the_move_text():
+    by_id = {c.id: c for c in _cases("chess/san")}
+    assert any(needs_san(c) for c in by_id.values())
+    coordinates = [c for c in _cases("chess/moves") if c.request.get("moves")]
+    assert coordinates and not any(needs_san(c) for c in coordinates)
+
+
+# --- refusing what is not known --------------------------------------------------
+
+@pytest.mark.parametrize("argv,said", [
+    (["run", "--option", "castling=never"], "unknown option 'castling' (known: draws, "),
+    (["run", "--option", "draws=sometimes"], "unknown value 'sometimes' of option draws (known: claims, automatic)"),
+    (["serve", "--option", "draws=sometimes"], "unknown value 'sometimes'"),
+])
+def test_unknown_options_are_refused(capsys, argv, said):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: unknown-option: ") and said in err
+
+
+def test_an_option_is_written_name_equals_value(capsys):
+    assert main(["run", "--option", "draws"]) == 2
+    assert "must be NAME=VALUE (for example draws=automatic)" in capsys.readouterr().err
+
+
+def test_unknown_option_in_hello_is_refused(capsys, monkeypatch):
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(capsys, "chess/options", "--adapter", "tests.toy_engines.house_rules:DeclaresUnknown")
+    assert code == 2
+    assert "error: unknown-option: the engine's hello declares unknown option 'castling'" in err
+
+
+# --- reports ---------------------------------------------------------------------
+
+def test_every_report_starts_with_the_options(capsys, tmp_path):
+    files = {name: tmp_path / f"report.{name}" for name in ("json", "junit", "html")}
+    argv = [*DRAWS, "chess/san", "--engine", house("draws=automatic", "san=no", declare=True),
+            "--option", "draws=automatic"]
+    for name, path in files.items():
+        argv += [f"--{name}", str(path)]
+    code, text, _ = run(capsys, *argv)
+    assert code == 0, text
+    line = "Judged under: draws=automatic (--option), san=no (capability, hello)"
+    assert text.splitlines()[1] == line
+    code, markdown, _ = run(capsys, *argv[:-6], "--format", "markdown")
+    assert markdown.splitlines()[2] == line
+    report = json.loads(files["json"].read_text())
+    Draft202012Validator(schema("report.schema.json")).validate(report)
+    assert report["options"] == [
+        {"name": "draws", "value": "automatic", "kind": "rule", "from": "--option", "default": False},
+        {"name": "san", "value": "no", "kind": "capability", "from": "hello", "default": False}]
+    assert report["skipped_by_options"] == report["totals"]["skipped"] > 0
+    root = ET.parse(files["junit"]).getroot()
+    assert root[0].tag == "properties"
+    props = {p.get("name"): p.get("value") for p in root[0]}
+    assert props["option:draws"] == "automatic (rule, from --option)"
+    assert props["skipped-by-options"] == str(report["skipped_by_options"])
+    assert f"{line}; {report['skipped_by_options']} cases skipped because of them" in \
+        files["html"].read_text()
+
+
+def test_a_default_run_reports_as_before(capsys, tmp_path):
+    out_json = tmp_path / "r.json"
+    code, out, _ = run(capsys, "chess/fifty-moves", "--json", str(out_json))
+    assert code == 0
+    assert "Judged under" not in out and "because of the declared options" not in out
+    assert "options" not in json.loads(out_json.read_text())
+    assert verdict(out) == "OK: 11 passed, 0 failed, 0 errors, 0 skipped"
+
+
+# --- judging one case ------------------------------------------------------------
+
+def test_a_case_written_for_another_value_is_skipped_naming_it():
+    case = next(c for c in _option_cases() if c.options.get("ep-after-move-one") == "none")
+    assert Declared().plan(case).skip == "written for ep-after-move-one=none; the engine plays target"
+    under = Declared.of({"ep-after-move-one": "none"})
+    assert under.plan(case).skip is None
+
+
+def test_a_changed_answer_comes_from_the_oracle_under_the_options():
+    """A default case whose answer draws=automatic changes is judged by the oracle's answer
+    under it, and says so when it fails."""
+    case = next(c for c in _cases("chess/fifty-moves") if c.id.endswith("clock-100-claimable"))
+    plan = Declared.of({}, {"draws": "automatic"}).plan(case)
+    assert plan.skip is None and plan.note.startswith("expected answer from the oracle under draws=automatic")
+    assert plan.case.expect["status"]["reason"] == "fifty-moves"
+    assert case.expect["status"]["reason"] is None   # the case itself is left as written
+
+
+# --- the installed cases ---------------------------------------------------------
+
+def _cases(prefix: str) -> list:
+    variant = prefix.split("/")[0]
+    found, _ = load_cases(wanted=lambda v, raw: v == variant and raw["id"].startswith(prefix + "/"))
+    return found
+
+
+def _option_cases() -> list:
+    found, _ = load_cases(wanted=lambda v, raw: bool(raw.get("options")))
+    return found
