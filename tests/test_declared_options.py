@@ -220,3 +220,13 @@ def _cases(prefix: str) -> list:
 def _option_cases() -> list:
     found, _ = load_cases(wanted=lambda v, raw: bool(raw.get("options")))
     return found
+
+
+def test_the_options_page_names_every_option_and_value():
+    page = (ROOT / "docs" / "options.md").read_text()
+    for option in options.OPTIONS.values():
+        row = next((line for line in page.splitlines() if line.startswith(f"| `{option.name}` |")), None)
+        assert row, f"docs/options.md has no row for {option.name}"
+        assert f"| `{option.default}` |" in row
+        for value in option.alternatives():
+            assert f"`{value}`" in row

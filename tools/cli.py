@@ -319,7 +319,9 @@ summary per variant and operation, then a diff for every failing case.
 The implementation is the built-in oracle unless --engine (a program speaking
 the JSON-lines protocol: doublecheck docs protocol) or --adapter (a Python class,
 in-process) names another. Cases for variants or operations the engine does
-not claim in its hello are skipped, never passed.
+not claim in its hello are skipped, never passed. An engine that follows
+conventions where sources differ declares them in its hello or with --option;
+the cases are then judged under them (doublecheck docs options).
 
 Each request may take --timeout seconds; a perft request gets one second more
 for every {SLOW_RATE} nodes the case expects (every {SLOW_TURN_RATE} for turn perft;
@@ -422,7 +424,9 @@ Speaks the JSON-lines engine protocol (doublecheck docs protocol): one request p
 on stdin, one response per line on stdout, until end of input. This is the
 reference server; --adapter serves a Python adapter class instead of the oracle.
 A request that runs longer than --budget seconds is stopped and answered with
-the error code budget-exceeded; the server goes on with the next request.""",
+the error code budget-exceeded; the server goes on with the next request.
+--option NAME=VALUE (repeatable) makes the oracle play under a rule option and
+declares it, or a capability, in the hello answer (doublecheck docs options).""",
                        epilog="""\
 examples:
   doublecheck serve
