@@ -230,3 +230,22 @@ def test_the_options_page_names_every_option_and_value():
         assert f"| `{option.default}` |" in row
         for value in option.alternatives():
             assert f"`{value}`" in row
+
+
+def test_the_pytest_plugin_takes_options(tmp_path):
+    """``--doublecheck-option`` judges an adapter as ``run --option`` does."""
+    import shutil
+    import subprocess
+    shutil.copy(HOUSE, tmp_path / "house_rules.py")
+
+    def pytest_in(*args):
+        return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
+                               "--doublecheck-adapter", "house_rules:DrawsAutomatic",
+                               "--doublecheck-variant", "chess", "-k", "fifty-moves", *args],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert pytest_in().returncode == 1
+    proc = pytest_in("--doublecheck-option", "draws=automatic")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "doublecheck: judged under draws=automatic (--option)" in proc.stdout
+    proc = pytest_in("--doublecheck-option", "draws=sometimes")
+    assert proc.returncode == 4 and "unknown-option: unknown value 'sometimes'" in proc.stderr
