@@ -8,6 +8,7 @@ hello only with ``--declare``.  The cases are the installed ones, a few files ea
 """
 
 import json
+import re
 import shlex
 import sys
 import xml.etree.ElementTree as ET
@@ -249,3 +250,72 @@ def test_the_pytest_plugin_takes_options(tmp_path):
     assert "doublecheck: judged under draws=automatic (--option)" in proc.stdout
     proc = pytest_in("--doublecheck-option", "draws=sometimes")
     assert proc.returncode == 4 and "unknown-option: unknown value 'sometimes'" in proc.stderr
+
+
+# --- serve, rules --options, the desk -------------------------------------------
+
+def _served(argv_options, adapter=None, lines=('{"id": 1, "op": "hello"}',)):
+    import io
+    from doublecheck.harness import serve
+    from doublecheck.harness.engines import OracleAdapter
+    engine = serve.Announcing(adapter, argv_options) if adapter else OracleAdapter(argv_options)
+    out = io.BytesIO()
+    serve.serve(engine, stdin=io.BytesIO("\n".join(lines).encode() + b"\n"), stdout=out)
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_serve_announces_its_options_and_plays_under_them():
+    repeat = ["g1f3", "g8f6", "f3g1", "f6g8"] * 2
+    hello, status = _served({"draws": "automatic", "san": "no"}, lines=(
+        '{"id": 1, "op": "hello"}',
+        json.dumps({"id": 2, "op": "status", "variant": "chess", "moves": repeat})))
+    assert hello["options"] == {"draws": "automatic", "san": "no"}
+    assert status["status"]["reason"] == "threefold-repetition"
+    assert "options" not in _served({})[0]           # nothing declared: the hello as before
+
+
+def test_serve_declares_options_for_an_adapter():
+    from doublecheck.harness.engines import OracleAdapter
+    hello, = _served({"fen-validation": "lenient"}, adapter=OracleAdapter())
+    assert hello["options"] == {"fen-validation": "lenient"}
+
+
+@pytest.mark.parametrize("options,said", [
+    (["draws"], "'options' must be an object"), ({"draws": 1}, "'options' must be an object"),
+    ({f"o{i}": "v" for i in range(65)}, "$.options: 65 entries; at most 64"),
+])
+def test_a_hello_with_unusable_options_is_refused(options, said):
+    from doublecheck.harness.engines import HelloError, check_claims
+    with pytest.raises(HelloError, match=re.escape(said)):
+        check_claims({"name": "x", "variants": ["chess"], "ops": ["moves"], "options": options}, "x")
+
+
+def test_rules_options_lists_every_option_with_the_variants_that_take_it(capsys):
+    assert main(["rules", "--options", "--json"]) == 0
+    listed = {o["name"]: o for o in json.loads(capsys.readouterr().out)["options"]}
+    assert set(listed) == set(options.OPTIONS)
+    from doublecheck.oracle import variants
+    for name, option in listed.items():
+        takes = [v for v in variants.registered()
+                 if name in options.taken_by(variants.descriptor(v).rules_class())]
+        assert option["variants"] == (list(variants.registered()) if option["kind"] == "capability"
+                                       else takes)
+        assert [v["value"] for v in option["values"]] == list(options.OPTIONS[name].values)
+        assert all(v["sources"] for v in option["values"])
+    assert main(["rules", "--options", "--variant", "chess"]) == 0
+    text = capsys.readouterr().out
+    assert "draws=automatic" in text and "ep-after-move-one" not in text
+
+
+def test_the_desk_plays_under_options():
+    from doublecheck.desk import ops
+    from doublecheck.oracle.errors import RulesError
+    repeat = {"variant": "chess", "moves": ["g1f3", "g8f6", "f3g1", "f6g8"] * 2}
+    assert ops.answer("position", repeat)["status"]["reason"] is None
+    under = ops.answer("position", {**repeat, "options": {"draws": "automatic"}})
+    assert under["status"]["reason"] == "threefold-repetition"
+    assert ops.answer("status", {**repeat, "options": {"draws": "automatic"}})["status"]["over"]
+    assert {o["name"] for o in ops.hello()["desk"]["options"]} == set(options.rule_options())
+    with pytest.raises(RulesError) as refused:
+        ops.answer("position", {**repeat, "options": {"draws": "sometimes"}})
+    assert refused.value.code == "unknown-option"

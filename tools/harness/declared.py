@@ -135,6 +135,18 @@ class Plan:
     case: object
     skip: str | None = None
     note: str | None = None
+    options: dict = field(default_factory=dict)   # the rule options the case is judged under
+
+    def reference(self):
+        """The oracle playing under ``options`` (None: the default one), for what compares
+        with it after the answer (a perft drill-down, a doubt about a case of one's own)."""
+        return reference_oracle(tuple(sorted(self.options.items()))) if self.options else None
+
+
+@lru_cache(maxsize=None)
+def reference_oracle(options: tuple):
+    from doublecheck.harness.engines import OracleEngine
+    return OracleEngine(options=dict(options))
 
 
 @dataclass
@@ -188,10 +200,12 @@ class Declared:
         why = self.conflict(case) or self.missing_capability(case)
         if why:
             return Plan(case, skip=why)
+        own = dict(getattr(case, "options", None) or {})
         extra = self.extra_rule_options(case)
         if not extra:
-            return Plan(case)
+            return Plan(case, options=own)
         plan = self.recomputed(case, extra)
+        plan.options = {**own, **extra}
         why = plan.note and self.missing_capability(plan.case)   # (the new answer may need one)
         return Plan(case, skip=f"{why} (its answer under the declared options)") if why else plan
 

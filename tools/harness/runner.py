@@ -216,14 +216,14 @@ def run_case(case, engine: Engine, claims: dict, max_nodes=None, drill=True,
     why = skip_reason(case, claims, engine.name, max_nodes)
     if why:
         return Result(case, "skipped", [why])
-    note = None
+    note, reference = None, None
     if declared or getattr(case, "options", None):   # a case written for an option value too
         plan = (declared or NO_OPTIONS).plan(case)
         if plan.skip:
             return Result(case, "skipped", [plan.skip], by_options=True)
-        case, note = plan.case, plan.note
+        case, note, reference = plan.case, plan.note, plan.reference()
     start = time.perf_counter()
-    result = _judge(case, engine, drill, timeout)
+    result = _judge(case, engine, drill, timeout, reference)
     result.seconds = time.perf_counter() - start
     if note and result.outcome != "passed":
         result.lines.insert(0, note)
@@ -237,7 +237,9 @@ def _error(case, kind: str, lines: list[str], message: str | None = None, **more
     return Result(case, "error", lines, problem={"kind": kind, "message": message}, **more)
 
 
-def _judge(case, engine, drill, timeout) -> Result:
+def _judge(case, engine, drill, timeout, reference=None) -> Result:
+    """``reference``: the oracle the case's answer comes from, when not the default one
+    (declared options); what a doubt or a drill-down compares with."""
     op = case.request.get("op")
     limit = time_limit(case, timeout)
     try:
@@ -272,10 +274,10 @@ def _judge(case, engine, drill, timeout) -> Result:
     except Exception as e:
         return _error(case, HARNESS_ERROR,
                       [f"could not compare the answer: {type(e).__name__}: {e}"], **kept)
-    doubt = oracle_doubt(case, engine, answer, limit) if diff else None
+    doubt = oracle_doubt(case, engine, answer, limit, reference) if diff else None
     if diff and drill and not doubt and op == "perft" and answer["ok"] and "error" not in case.expect \
             and case.request.get("depth", 0) >= 1:
-        diff["drill_down"] = drill_down(case, engine, timeout=limit)
+        diff["drill_down"] = drill_down(case, engine, reference, timeout=limit)
     lines = ([doubt] if doubt else []) + diff_lines(diff)
     return Result(case, "failed" if diff else "passed", lines, diff=diff, **kept)
 
@@ -287,14 +289,14 @@ def _built_in(case) -> bool:
     return Path(case.path).resolve().is_relative_to(CASES_DIR.resolve())
 
 
-def oracle_doubt(case, engine, answer, limit) -> str | None:
+def oracle_doubt(case, engine, answer, limit, reference=None) -> str | None:
     """For a failed case of a user's own tree: CASE_DOUBT when the built-in oracle does not
     give the expected answer either (said before anything blames the engine), else None."""
     if _built_in(case):
         return None
     if not isinstance(engine, OracleEngine):
         try:
-            answer = _reference().request(dict(case.request), timeout=limit)
+            answer = (reference or _reference()).request(dict(case.request), timeout=limit)
         except Exception as e:   # the oracle cannot say in time: no verdict on the case
             return f"(the oracle could not check this case: {type(e).__name__}: {e})"
     try:
