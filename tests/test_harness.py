@@ -521,4 +521,5 @@ def test_full_suite_passes_through_doublecheck_serve(capsys, tmp_path, monkeypat
     assert totals["failed"] == totals["error"] == 0 and totals["passed"] > 1000
     assert {c["variant"] for c in report["cases"] if c["outcome"] == "passed"} == set(api.VARIANTS)
     skipped = [c for c in report["cases"] if c["outcome"] == "skipped"]
-    assert all(c["lines"][0].startswith("expects ") for c in skipped)  # only by --max-nodes
+    # only by --max-nodes, and the cases written for a non-default option value
+    assert all(c["lines"][0].startswith(("expects ", "written for ")) for c in skipped)
