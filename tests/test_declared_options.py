@@ -319,3 +319,28 @@ def test_the_desk_plays_under_options():
     with pytest.raises(RulesError) as refused:
         ops.answer("position", {**repeat, "options": {"draws": "sometimes"}})
     assert refused.value.code == "unknown-option"
+
+
+def test_the_record_says_which_cases_are_asked_of_the_oracle(tmp_path):
+    """With a record, a listed case gets the oracle's answer under the option, a case the
+    record could not recompute is skipped with its reason, and an unlisted one is judged
+    as written (the record, not a guess, decides)."""
+    import shutil
+    (tmp_path / "chess").mkdir()
+    shutil.copy(ROOT / "cases" / "chess" / "fifty-moves.json", tmp_path / "chess")
+    found, problems = load_cases(tmp_path)
+    assert not problems
+    by_slug = {c.id.rsplit("/", 1)[1]: c for c in found}
+    listed, costly, unlisted = (by_slug[s] for s in ("clock-100-claimable", "clock-100-in-fen",
+                                                      "clock-150-automatic"))
+    (tmp_path / "options").mkdir()
+    (tmp_path / "options" / "chess.json").write_text(json.dumps({
+        "generated": True, "variant": "chess", "description": "a test record",
+        "fingerprint": "0" * 32, "changes": {"draws=automatic": {
+            "changed": [listed.id], "not_recomputed": {costly.id: "too many nodes to count again"}}}}))
+    declared = Declared.of({}, {"draws": "automatic"}, tmp_path)
+    plan = declared.plan(listed)
+    assert plan.note and plan.case.expect != listed.expect
+    assert declared.plan(costly).skip == ("its answer under draws=automatic is not recorded: "
+                                          "too many nodes to count again")
+    assert declared.plan(unlisted).case is unlisted and declared.plan(unlisted).note is None

@@ -413,6 +413,10 @@ class Worker:
         why = skip_reason(case, self.claims, self.engine.name, self.options.max_nodes)
         if why:
             return Result(case, "skipped", [why])
+        if self.declared or getattr(case, "options", None):
+            why = (self.declared or NO_OPTIONS).plan(case).skip
+            if why:
+                return Result(case, "skipped", [why], by_options=True)
         n = self.broken_in_a_row
         times = "crash or timeout" if n == 1 else "crashes or timeouts"
         return _error(case, "not-run", [f"not run: the engine was given up on after {n} {times} "
