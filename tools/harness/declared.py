@@ -247,7 +247,8 @@ class Declared:
         expect = expected_under(case, {**own, **extra})
         if expect == case.expect:
             return Plan(case)
-        note = f"expected answer from the oracle under {said} (the case's own is for the default)"
+        written = ", ".join(f"{k}={v}" for k, v in sorted(own.items())) or "the default rules"
+        note = f"expected answer from the oracle under {said} (the case's own is for {written})"
         return Plan(dataclasses.replace(case, expect=expect), note=note)
 
 
