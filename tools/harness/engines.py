@@ -3,8 +3,9 @@
 The harness talks to every implementation through an ``Engine``:
 
 - ``hello()`` returns the claims: ``name``, ``variants``, ``ops`` (and
-  ``protocol`` for a subprocess); raises ``HelloError`` when the engine cannot
-  be used at all;
+  ``protocol`` for a subprocess, ``options`` when the engine declares the
+  conventions it plays with: harness.declared); raises ``HelloError`` when
+  the engine cannot be used at all;
 - ``request(req, timeout=None)`` answers one request: ``{"ok": True, **result}``
   or ``{"ok": False, "error": {"code": ..., "message": ...}}``; raises
   ``EngineFailure`` when there is no usable answer (crash, timeout, garbage).
