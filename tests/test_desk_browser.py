@@ -418,3 +418,24 @@ def test_a_fen_between_the_halves_shows_the_earlier_half_as_played_before_it(bro
     assert browser.text("line") == "1. Qh7#" and reasons_in_line(browser) == []
     browser.screenshot(tmp_path / "between-halves.png")
     assert browser.console_errors() == []
+
+
+def test_house_rules_replay_the_line_under_an_option(browser, tmp_path):
+    """The House rules control: the same repetition is a claim by default and the end of
+    the game under draws=automatic (docs/options.md); changing variant goes back to the
+    defaults."""
+    from selenium.webdriver.support.ui import Select
+    browser.open("chess")
+    for move in ["Nf3", "Nf6", "Ng1", "Ng8"] * 2:
+        type_move(browser, move)
+    assert not browser.text("status").startswith("The game is over")
+    browser.find("#options-box summary").click()
+    Select(browser.find('#options select[data-option="draws"]')).select_by_value("automatic")
+    browser.idle()
+    assert browser.text("status").startswith("The game is over: drawn (1/2-1/2) by threefold repetition")
+    browser.screenshot(tmp_path / "house-rules.png")
+    browser.variant("marseillais")
+    assert len(browser.driver.find_elements(browser.by.CSS_SELECTOR, "#options select")) == 3 + 2
+    assert Select(browser.find('#options select[data-option="draws"]')).first_selected_option \
+        .get_attribute("value") == "claims"
+    assert browser.console_errors() == []

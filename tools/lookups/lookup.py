@@ -220,6 +220,8 @@ STATUS_REASONS = {
     "checkmate": "checkmate", "stalemate": "stalemate", "dead-position": "dead position",
     "seventy-five-moves": "the seventy-five-move rule", "fivefold-repetition": "fivefold repetition",
     "no-legal-turn": "having no legal turn", "no-king": "loss of both kings",
+    # the endings of draws=automatic (doublecheck docs options)
+    "threefold-repetition": "threefold repetition", "fifty-moves": "the fifty-move rule",
 }
 
 
