@@ -422,6 +422,8 @@ def case_json(r) -> dict:
         entry["actual"] = r.actual
     if r.reason is not None:
         entry["xfail_reason"] = r.reason
+    if getattr(r, "judged_under", None):
+        entry["options"] = dict(r.judged_under)
     return entry
 
 

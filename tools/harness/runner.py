@@ -69,6 +69,7 @@ class Result:
     restarted: bool = False        # the engine process was ended after this request
     answer_cut: dict | None = None  # what reports.keep_for_reports cut from the answer
     by_options: bool = False   # skipped because of a declared option (docs/options.md)
+    judged_under: dict | None = None   # the rule options its expected answer holds under
 
 
 @dataclass
@@ -216,17 +217,18 @@ def run_case(case, engine: Engine, claims: dict, max_nodes=None, drill=True,
     why = skip_reason(case, claims, engine.name, max_nodes)
     if why:
         return Result(case, "skipped", [why])
-    note, reference = None, None
+    note, reference, under = None, None, None
     if declared or getattr(case, "options", None):   # a case written for an option value too
         plan = (declared or NO_OPTIONS).plan(case)
         if plan.skip:
             return Result(case, "skipped", [plan.skip], by_options=True)
-        case, note, reference = plan.case, plan.note, plan.reference()
+        case, note, reference, under = plan.case, plan.note, plan.reference(), plan.options or None
     start = time.perf_counter()
     result = _judge(case, engine, drill, timeout, reference)
     result.seconds = time.perf_counter() - start
     if note and result.outcome != "passed":
         result.lines.insert(0, note)
+    result.judged_under = under
     return result
 
 
