@@ -104,7 +104,9 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
             "a double step on either move of a turn leaves a target for the opponent's next turn",
             ("doublecheck ruling M4 (doublecheck rules M4)",
              "the historical Marseillais rules as the encyclopaedias of variants state them: a "
-             "pawn's double step may be taken en passant whichever move of the turn made it")),
+             "pawn's double step may be taken en passant whichever move of the turn made it",
+             "the long-running variants site vchess (its Marseillais rules page) keeps the target "
+             "of a double step made on the opponent's move one")),
         "none": Value(
             "only a double step that ends its turn leaves a target; one made as move one of a "
             "two-move turn leaves none",
@@ -119,7 +121,9 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
             "after an en passant move one, move two may take the other target: two double steps, "
             "both taken in one turn",
             ("doublecheck ruling M4 (doublecheck rules M4)",
-             "the rule credited to Alekhine (1928) in the accounts of Marseillais chess")),
+             "the rule credited to Alekhine (1928) in the accounts of Marseillais chess",
+             "vchess's Marseillais rules: after an en passant capture on move one, a second one "
+             "on move two when another target is open")),
         "none": Value(
             "en passant is open to move one only; move two never takes en passant",
             ("the FIDE timing read strictly: an en passant capture only on the move right after "
@@ -132,7 +136,8 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
         "stalemate": Value(
             "the game ends at once, drawn by stalemate",
             ("doublecheck ruling M5 (doublecheck rules M5)",
-             "a side that owes a move and has none is stalemated, as in chess")),
+             "a side that owes a move and has none is stalemated, as in chess",
+             "vchess's Marseillais rules: no move available after the first move is a stalemate")),
         "pass": Value(
             "the turn ends after move one and the game goes on",
             ("the convention of double-move-anul (rule A1): a turn ends after one move when no "
