@@ -180,6 +180,8 @@ def test_every_report_starts_with_the_options(capsys, tmp_path):
     assert props["skipped-by-options"] == str(report["skipped_by_options"])
     assert f"{line}; {report['skipped_by_options']} cases skipped because of them" in \
         files["html"].read_text()
+    from doublecheck.harness.html_report import html_report   # a page made from the JSON report
+    assert f"{line}; {report['skipped_by_options']} cases skipped" in html_report(report)
 
 
 def test_a_default_run_reports_as_before(capsys, tmp_path):

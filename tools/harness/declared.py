@@ -187,12 +187,7 @@ class Declared:
 
     def summary(self) -> str:
         """One line: ``draws=automatic (hello), san=no (capability, --option)``."""
-        parts = []
-        for item in self.items():
-            said = [] if item["kind"] == "rule" else [item["kind"]]
-            said.append(item["from"])
-            parts.append(f"{item['name']}={item['value']} ({', '.join(said)})")
-        return ", ".join(parts)
+        return summary_of(self.items())
 
     # -- judging
 
@@ -265,6 +260,15 @@ def expected_under(case, options: dict) -> dict:
     if "error" in case.expect:
         return json.loads(json.dumps(answer))
     return {key: answer[key] for key in case.expect if key in answer}
+
+
+def summary_of(items) -> str:
+    """The one-line form of ``Declared.items()`` (also of a JSON report's ``options``)."""
+    parts = []
+    for item in items:
+        said = ([] if item["kind"] == "rule" else [item["kind"]]) + [item["from"]]
+        parts.append(f"{item['name']}={item['value']} ({', '.join(said)})")
+    return ", ".join(parts)
 
 
 NO_OPTIONS = Declared()   # an engine that declares nothing plays every default

@@ -243,10 +243,11 @@ def html_report(results, title: str = "doublecheck report", engine: str | None =
 def judged_under(results) -> str:
     """The declared options the run judged under, as one line (a Run, or a JSON report's
     ``options``), with how many cases they left out; "" when none were declared."""
+    from doublecheck.harness.declared import summary_of
     from doublecheck.harness.report import options_line, skipped_by_options
     if isinstance(results, dict) and results.get("options"):
-        said = ", ".join(f"{o['name']}={o['value']} ({o['from']})" for o in results["options"])
-        line, left_out = f"Judged under: {said}", results.get("skipped_by_options", 0)
+        line = f"Judged under: {summary_of(results['options'])}"
+        left_out = results.get("skipped_by_options", 0)
     elif not isinstance(results, (dict, list)) and options_line(results):
         line, left_out = options_line(results), skipped_by_options(results)
     else:
