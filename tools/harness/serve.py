@@ -11,6 +11,9 @@ the engine gets ``internal-error``; a request that runs longer than the
 server's budget (``--budget``) is stopped and gets ``budget-exceeded``, and the
 next request is answered as usual. Messages quote at most a short prefix of
 what the client sent.
+
+With ``--option NAME=VALUE`` the oracle plays under those rule options and
+its hello declares them (docs/options.md); an adapter's hello declares them.
 """
 
 from __future__ import annotations
