@@ -544,3 +544,20 @@ def test_full_suite_passes_through_doublecheck_serve(capsys, tmp_path, monkeypat
     assert {c["variant"] for c in report["cases"] if c["outcome"] == "passed"} == set(api.VARIANTS)
     skipped = [c for c in report["cases"] if c["outcome"] == "skipped"]
     assert all(c["lines"][0].startswith("expects ") for c in skipped)  # only by --max-nodes
+
+
+@pytest.mark.parametrize("jobs", ["1", "2", "auto"])
+@pytest.mark.parametrize("target, why", [
+    ("tests.toy_engines.adapters:ForgetsEnPasant",
+     "module 'tests.toy_engines.adapters' has no 'ForgetsEnPasant' "
+     "(from --adapter tests.toy_engines.adapters:ForgetsEnPasant)"),
+    ("tests.toy_engines.adapterz:ForgetsEnPassant",
+     "cannot import 'tests.toy_engines.adapterz' for --adapter: ModuleNotFoundError: "
+     "No module named 'tests.toy_engines.adapterz'"),
+])
+def test_an_adapter_that_cannot_be_found_says_why_whatever_the_jobs(capsys, tree, jobs, target, why):
+    """With --jobs 2 the adapter would run in server processes of its own; the name is
+    looked up first, so the message is the same as in one process, not a server's crash."""
+    code, out, err = run(capsys, tree, "--adapter", target, "--jobs", jobs, "--quiet")
+    assert code == 2 and out == ""
+    assert err == f"error: cannot use adapter {target}: {why}\n"
