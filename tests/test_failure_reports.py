@@ -203,3 +203,54 @@ if __name__ == "__main__":
     if sys.argv[1:] not in (["--write"], ["--write-passing"]):
         sys.exit("usage: python3 tests/test_failure_reports.py --write")
     write("failing" if sys.argv[1] == "--write" else "passing")
+
+
+def test_reasons_are_capped_per_case_and_the_rest_counted():
+    from doublecheck.harness.reasons import REASON_ITEMS, reasons
+    extra = [f"a{r}b{r}" for r in range(1, 9)]   # eight moves of no piece (a1 to a8 are empty)
+    found = reasons("chess", {"fen": GUARD_FEN}, False, extra, ["e1f1"])
+    assert len(found["items"]) == REASON_ITEMS and found["more"] == 9 - REASON_ITEMS
+    assert found["items"][0]["text"] == "no piece on a1: the square is empty (G8.1)"
+
+
+def test_a_move_two_the_engine_plays_differently_is_found_inside_its_turn():
+    """No second en passant (marseillais, M4): the engine takes bxc3 e.p. as move one, but
+    its position after it has lost the other target, so the line parts there, not at the
+    refused dxe3 of move two."""
+    from doublecheck.casefiles import CASES_DIR, load_cases
+    from doublecheck.harness.runner import run_case
+    from toy_engines.faults import NoSecondEnPassantAdapter
+    wanted = "marseillais/en-passant/alekhine-both-taken"
+    cases, _ = load_cases(CASES_DIR, wanted=lambda variant, raw: raw["id"] == wanted)
+    engine = AdapterEngine(NoSecondEnPassantAdapter(), "no-second-en-passant")
+    result = run_case(next(c for c in cases if c.id == wanted), engine, engine.hello())
+    found = result.diff["first_divergence"]
+    assert (found["turn"], found["turns"], found["move"], found["moves"]) == (2, 2, 1, 2)
+    assert (found["text"], found["san"], found["before"]) == ("b4c3", "bxc3", ["c2c4,e2e4"])
+    assert found["engine"].startswith("answered differently after it: fen en passant: expected")
+    assert found["why"]["rule"] == "M4"
+    assert ("first divergence in the line: turn 2 of 2, move 1 of 2: b4c3 (bxc3); the engine "
+            "answered differently after it") in "\n".join(result.lines)
+
+
+def test_a_search_that_breaks_is_reported_and_leaves_the_outcome_alone(tmp_path):
+    """An engine that fails while the line is searched: the failure stands as judged."""
+    from doublecheck.casefiles import load_cases as load
+    from doublecheck.harness.runner import run_case
+
+    class BreaksOnPlay(PawnAttacksInvertedAdapter):
+        def handle(self, request):
+            if request["op"] == "play" and len(request.get("moves", [])) < 2:
+                raise RuntimeError("no play today")
+            return super().handle(request)
+    tree = golden_tree(tmp_path / "cases")
+    cases, _ = load(tree)
+    case = next(c for c in cases if c.id == "chess/golden/walk-status")
+    engine = AdapterEngine(BreaksOnPlay(), "breaks")
+    result = run_case(case, engine, engine.hello())
+    assert result.outcome == "failed"
+    assert list(result.diff["first_divergence"]) == ["stopped"]
+    assert result.diff["first_divergence"]["stopped"].startswith(
+        "the engine answered internal-error: RuntimeError: no play today")
+    assert "first divergence in the line: not found (the engine answered internal-error" \
+        in "\n".join(result.lines)

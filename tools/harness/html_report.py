@@ -112,7 +112,8 @@ def diverged(view, here) -> Difference | None:
     d = (view["diff"] or {}).get("first_divergence") or {}
     if "before" not in d:
         return None
-    return Difference({**here, "moves": list(d["before"])}, [d["text"]], [],
+    at = {"fen": d["position"]} if d.get("position") else {**here, "moves": list(d["before"])}
+    return Difference(at, [d["text"]], [],
                       f"the position before {divergence_text(d)} (the arrow), where the engine "
                       f"first parts from the oracle: it {d['engine']}")
 

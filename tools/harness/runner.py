@@ -23,6 +23,8 @@ list differs, and records the line that leads there (``drill_down``).
 from __future__ import annotations
 
 import fnmatch
+import hashlib
+import json
 import queue
 import signal
 import sys
@@ -389,8 +391,7 @@ def divergence(case, base, line, k, halves, h, answer) -> dict:
         pass
     found = {"turn": k, "turns": len(line), "move": h, "moves": len(halves), "text": move,
              "san": namer.san(move) if namer.pos is not None else None, "before": before,
-             "position": position, "key": " ".join([case.variant, where.get("fen", "start")] + before
-                                                    + [move])}
+             "position": position, "key": cause_key(case.variant, where.get("fen"), before, move)}
     error = answer.get("error") if isinstance(answer, dict) and answer.get("ok") is False else None
     if isinstance(error, dict):
         found["engine"] = f"refused it: {error.get('code')}: {error.get('message')}"
@@ -401,6 +402,13 @@ def divergence(case, base, line, k, halves, h, answer) -> dict:
     if why["items"]:
         found["why"] = why["items"][0]
     return found
+
+
+def cause_key(variant: str, fen, before: list, move: str) -> str:
+    """What failures with the same first divergence share: the variant, then a digest of the
+    start position, the line before the move and the move (a line may be long)."""
+    digest = hashlib.sha256(json.dumps([fen, before, move]).encode("utf-8")).hexdigest()[:24]
+    return f"{variant}:{digest}"
 
 
 class _Stopped(Exception):
@@ -431,6 +439,10 @@ class Asking:
                 raise _Stopped(f"the engine failed: {type(e).__name__}: {e}") from None
             if not isinstance(got, dict) or not isinstance(got.get("ok"), bool):
                 raise _Stopped("the engine's answer is not an answer")
+            error = got.get("error") if got["ok"] is False else None
+            if isinstance(error, dict) and error.get("code") in (INTERNAL_ERROR, UNSUPPORTED):
+                # the engine broke or declined: no answer about the rules, so no divergence
+                raise _Stopped(f"the engine answered {error.get('code')}: {error.get('message')}")
             expect = {k: v for k, v in want.items() if k != "ok"} if want.get("ok") else \
                 {"error": {"code": want["error"]["code"]}}
             try:
