@@ -31,7 +31,6 @@ entries; the ``*_count`` fields give the full numbers.
 
 import json
 
-from doublecheck.harness.reasons import reason_line
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 
 FEN_FIELDS = ("placement", "side to move", "castling", "en passant",
@@ -215,6 +214,11 @@ def reason_lines(found: dict | None, indent: str = "") -> list[str]:
         lines.append(f"{indent}  ... and {found['more']} more without a reason here "
                      "(doublecheck explain gives one)")
     return lines
+
+
+def reason_line(item: dict) -> str:
+    """``extra e1f1: f1 is attacked by the pawn on e2 (FIDE-3.9.2)`` (a ``reasons`` item)."""
+    return f"{item['side']} {item['token']}: {item['text']}"
 
 
 def divergence_text(d: dict) -> str:

@@ -55,11 +55,6 @@ def reasons(variant: str, where: dict, turns: bool, extra, missing, limit: int =
     return out
 
 
-def reason_line(item: dict) -> str:
-    """``extra e1f1: f1 is attacked by the pawn on e2 (FIDE-3.9.2)``."""
-    return f"{item['side']} {item['token']}: {item['text']}"
-
-
 class Asker:
     """The oracle at one position, asked why moves there are refused or allowed."""
 
