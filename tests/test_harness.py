@@ -177,14 +177,27 @@ def test_perft_timeout_names_the_nodes_and_the_options(capsys, tmp_path):
         "(0: no limit), or leave large perft cases out with --max-nodes N"]
 
 
-def test_garbage_is_a_protocol_error(capsys, tmp_path, tree):
+def test_a_log_line_on_stdout_is_skipped_counted_and_hinted(capsys, tmp_path, tree):
+    """A line that is no JSON object cannot be an answer: it is skipped (the engine is not
+    restarted for it) and the report asks for logs on stderr, with the count."""
     code, out, _, report, outcomes = run_json(capsys, tmp_path, tree, "--engine", toy("garbage"))
+    assert code == 0
+    assert set(outcomes.values()) == {"passed"}
+    assert ("hint: the engine wrote 1 line on stdout that answered no request (the first: "
+            "'moves: e1g1 e1f1 (this is not JSON)'); they were skipped. stdout carries answers "
+            "only: write logs to stderr") in out
+
+
+def test_a_broken_answer_is_still_a_protocol_error(capsys, tmp_path, tree):
+    code, out, _, report, outcomes = run_json(capsys, tmp_path, tree, "--engine",
+                                              toy("garbage", "--brace"))
     assert code == 1
     assert outcomes.pop("chess/toy/trigger-moves") == "error"
     assert set(outcomes.values()) == {"passed"}
     line = lines_of(report, "chess/toy/trigger-moves")[0]
     assert line.startswith("protocol-error: the answer is not a JSON object")
-    assert "moves: e1g1 e1f1 (this is not JSON)" in line
+    assert "{moves: e1g1 e1f1" in line
+    assert "hint: the engine wrote" not in out
 
 
 def test_huge_output_is_cut_off(capsys, tmp_path, tree):
@@ -210,9 +223,13 @@ def test_wrong_id_is_a_protocol_error(capsys, tmp_path, tree):
 
 @pytest.mark.parametrize("mode, case_id, lines", [
     ("missing_move", "chess/toy/castling-moves",
-     ["moves: expected 26, got 25", "missing (expected, not produced): e1g1 (O-O)"]),
+     ["moves: expected 26, got 25", "missing (expected, not produced): e1g1 (O-O)",
+      "why, in the oracle's words (doublecheck explain):",
+      "  missing e1g1: legal here: castling, O-O (FIDE-3.8.2: Castling)"]),
     ("extra_move", "chess/toy/king-moves",
-     ["moves: expected 4, got 5", "extra (produced, not expected): a1a2 (not legal here)"]),
+     ["moves: expected 4, got 5", "extra (produced, not expected): a1a2 (not legal here)",
+      "why, in the oracle's words (doublecheck explain):",
+      "  extra a1a2: a2 is attacked by the bishop on d5 (FIDE-3.9.2)"]),
 ])
 def test_a_missing_or_illegal_move_is_named_in_coordinates_and_san(capsys, tmp_path, tree, mode, case_id, lines):
     code, out, _, report, outcomes = run_json(capsys, tmp_path, tree, "--engine", toy(mode))
@@ -240,7 +257,9 @@ def test_perft_miscount_drills_down_to_the_missing_move(capsys, tmp_path, tree):
         "  line from the case position: e2e4 d7d5 (e4 d5)",
         f"  position: {after.fen()}",
         "  moves there: expected 31, got 30 (depth 1)",
-        "  missing (expected, not produced): e4d5 (exd5)"]
+        "  missing (expected, not produced): e4d5 (exd5)",
+        "  why, in the oracle's words (doublecheck explain):",
+        "    missing e4d5: legal here: a pawn move from e4 to d5 (FIDE-3.7.1: Pawn step)"]
 
 
 def test_drill_down_needs_divide(capsys, tmp_path, tree):
@@ -274,7 +293,10 @@ def test_drill_down_follows_whole_turns(capsys, tmp_path):
         "  line from the case position: a1a2,a2b2 (Ra2,Rb2)"]
     assert lines[5:] == [
         f"  turns there: expected {replies}, got {replies - 1} (depth 1)",
-        "  missing (expected, not produced): e8d7,d7c6 (Kd7,Kc6)"]
+        "  missing (expected, not produced): e8d7,d7c6 (Kd7,Kc6)",
+        "  why, in the oracle's words (doublecheck explain):",
+        "    missing e8d7,d7c6: legal here: move 1 (Kd7) is a king step to d7, which no enemy "
+        "piece attacks (FIDE-3.9.2: The king may not be left in check)"]
 
 
 def test_an_engine_that_keeps_crashing_is_given_up(capsys, tmp_path):
@@ -523,3 +545,20 @@ def test_full_suite_passes_through_doublecheck_serve(capsys, tmp_path, monkeypat
     skipped = [c for c in report["cases"] if c["outcome"] == "skipped"]
     # only by --max-nodes, and the cases written for a non-default option value
     assert all(c["lines"][0].startswith(("expects ", "written for ")) for c in skipped)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2", "auto"])
+@pytest.mark.parametrize("target, why", [
+    ("tests.toy_engines.adapters:ForgetsEnPasant",
+     "module 'tests.toy_engines.adapters' has no 'ForgetsEnPasant' "
+     "(from --adapter tests.toy_engines.adapters:ForgetsEnPasant)"),
+    ("tests.toy_engines.adapterz:ForgetsEnPassant",
+     "cannot import 'tests.toy_engines.adapterz' for --adapter: ModuleNotFoundError: "
+     "No module named 'tests.toy_engines.adapterz'"),
+])
+def test_an_adapter_that_cannot_be_found_says_why_whatever_the_jobs(capsys, tree, jobs, target, why):
+    """With --jobs 2 the adapter would run in server processes of its own; the name is
+    looked up first, so the message is the same as in one process, not a server's crash."""
+    code, out, err = run(capsys, tree, "--adapter", target, "--jobs", jobs, "--quiet")
+    assert code == 2 and out == ""
+    assert err == f"error: cannot use adapter {target}: {why}\n"

@@ -137,7 +137,7 @@ def test_compare_status_names_the_key():
     assert compare("chess", {"status": want}, ok(status=dict(want))) == []
     got = dict(want, reason="dead-position")
     assert compare("chess", {"status": want}, ok(status=got)) == [
-        "status reason: expected 'stalemate', got 'dead-position'"]
+        'status reason: expected "stalemate", got "dead-position"']
     want = {"over": False, "result": None, "reason": None,
             "claimable": ["fifty-moves", "threefold-repetition"]}
     got = dict(want, claimable=["threefold-repetition", "fifty-moves"])
@@ -159,7 +159,7 @@ def test_compare_perft_and_divide():
 def test_compare_errors():
     want = {"error": {"code": "invalid-fen"}}
     assert compare("chess", want, {"ok": False, "error": {"code": "invalid-fen", "message": "x"}}) == []
-    assert compare("chess", want, ok(moves=[])) == ["expected error invalid-fen, got a result: {'moves': []}"]
+    assert compare("chess", want, ok(moves=[])) == ['expected error invalid-fen, got a result: {"moves": []}']
     lines = compare("chess", want, {"ok": False, "error": {"code": "illegal-move", "message": "e2e5"}})
     assert lines == ["expected error invalid-fen, got error illegal-move: e2e5"]
     lines = compare("chess", {"moves": []}, {"ok": False, "error": {"code": "illegal-move", "message": "no"}})

@@ -315,7 +315,10 @@ def add_run(sub, fmt):
     p = sub.add_parser("run", help="run the conformance cases against an implementation",
                        formatter_class=fmt, description=f"""\
 Runs the cases (all, or a selection) against an implementation and prints a
-summary per variant and operation, then a diff for every failing case.
+summary per variant and operation, then a diff for every failing case: the
+rules it tests, the oracle's reason for each extra or missing move, and the
+first move of its line where the engine parted from the oracle (failures with
+the same first divergence are described once; doublecheck docs harness).
 The implementation is the built-in oracle unless --engine (a program speaking
 the JSON-lines protocol: doublecheck docs protocol) or --adapter (a Python class,
 in-process) names another. Cases for variants or operations the engine does

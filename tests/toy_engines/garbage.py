@@ -1,7 +1,9 @@
-"""Toy engine: prints a line that is not JSON for the trigger position.
+"""Toy engine: prints a line that is not JSON for the trigger position, then its answer.
 
-With --huge it prints 17 MiB of text without a newline instead (more than the
-harness reads as one answer line).
+The line is a log line (skipped by the harness) by default; with --brace it
+starts with a brace, so it reads as a broken answer. With --huge it prints
+17 MiB of text without a newline instead (more than the harness reads as one
+answer line).
 """
 
 import sys
@@ -17,7 +19,8 @@ def before(request, opts):
                 sys.stdout.write(chunk)
             sys.stdout.flush()
         else:
-            print("moves: e1g1 e1f1 (this is not JSON)", flush=True)
+            brace = "{" if opts.brace else ""
+            print(f"{brace}moves: e1g1 e1f1 (this is not JSON)", flush=True)
 
 
 if __name__ == "__main__":

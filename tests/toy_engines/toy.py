@@ -39,6 +39,7 @@ def options(argv=None):
     parser.add_argument("--protocol")
     parser.add_argument("--no-divide", action="store_true")
     parser.add_argument("--huge", action="store_true")
+    parser.add_argument("--brace", action="store_true")
     parser.add_argument("--perft-seconds", type=float, default=0.0)
     return parser.parse_args(argv)
 

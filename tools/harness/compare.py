@@ -29,6 +29,8 @@ has it with the wrong type). Lists of moves in it hold at most ``DIFF_ITEMS``
 entries; the ``*_count`` fields give the full numbers.
 """
 
+import json
+
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 
 FEN_FIELDS = ("placement", "side to move", "castling", "en passant",
@@ -83,7 +85,11 @@ def difference(variant: str, expect: dict, answer: dict, request: dict | None = 
 
 
 def _short(value, limit=200) -> str:
-    text = repr(value)
+    """A value as JSON (as the case files and the protocol write it), cut after ``limit``."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, default=repr)
+    except (ValueError, RecursionError):   # NaN from an in-process adapter, or a deep nest
+        text = repr(value)
     return text if len(text) <= limit else text[:limit] + "..."
 
 
@@ -180,6 +186,9 @@ MISSING = "missing (expected, not produced): "
 EXTRA = "extra (produced, not expected): "
 
 
+WHY = "why, in the oracle's words (doublecheck explain):"
+
+
 def diff_lines(diff: dict | None) -> list[str]:
     """The text report's lines for a structured difference (none for None)."""
     if not diff:
@@ -188,8 +197,48 @@ def diff_lines(diff: dict | None) -> list[str]:
     lines = []
     for key, f in diff["fields"].items():
         lines += _field_lines(key, f, san)
+    lines += reason_lines(diff.get("reasons"))
+    if diff.get("first_divergence"):
+        lines += divergence_lines(diff["first_divergence"])
     if diff.get("drill_down"):
         lines += drill_down_lines(diff["drill_down"])
+    return lines
+
+
+def reason_lines(found: dict | None, indent: str = "") -> list[str]:
+    """The oracle's reasons for the extra and missing moves (``reasons.reasons``)."""
+    if not found or not (found["items"] or found["more"]):
+        return []
+    lines = [indent + WHY] + [f"{indent}  {reason_line(item)}" for item in found["items"]]
+    if found["more"]:
+        lines.append(f"{indent}  ... and {found['more']} more without a reason here "
+                     "(doublecheck explain gives one)")
+    return lines
+
+
+def reason_line(item: dict) -> str:
+    """``extra e1f1: f1 is attacked by the pawn on e2 (FIDE-3.9.2)`` (a ``reasons`` item)."""
+    return f"{item['side']} {item['token']}: {item['text']}"
+
+
+def divergence_text(d: dict) -> str:
+    """``turn 12 of 40, move 2: d4e3 (dxe3)``."""
+    where = f"turn {d['turn']} of {d['turns']}"
+    if d["moves"] > 1:
+        where += f", move {d['move']} of {d['moves']}"
+    san = f" ({d['san']})" if d.get("san") else ""
+    return f"{where}: {d['text']}{san}"
+
+
+def divergence_lines(d: dict) -> list[str]:
+    """Where the engine first parted from the oracle along the case's line (runner.first_divergence)."""
+    if "stopped" in d:
+        return [f"first divergence in the line: not found ({d['stopped']})"]
+    lines = [f"first divergence in the line: {divergence_text(d)}; the engine {d['engine']}"]
+    if d.get("position"):
+        lines.append(f"  position before it: {d['position']}")
+    if d.get("why"):
+        lines.append(f"  the oracle: {d['why']['text']}")
     return lines
 
 
@@ -227,7 +276,8 @@ def _field_lines(key, f, san) -> list[str]:
             if d.get("absent"):
                 lines.append(f"status {d['key']}: missing from the answer")
             elif d["key"] == "claimable":
-                lines.append(f"status claimable: expected {sorted(d['expected'])}, got {_short(d['got'])}")
+                lines.append(f"status claimable: expected {_short(sorted(d['expected']))}, "
+                             f"got {_short(d['got'])}")
             else:
                 lines.append(f"status {d['key']}: expected {_short(d['expected'])}, got {_short(d['got'])}")
         return lines
@@ -269,6 +319,7 @@ def drill_down_lines(d: dict) -> list[str]:
             out.append("  " + MISSING + move_list(d["missing"], d["san"], d["missing_count"]))
         if d["extra"]:
             out.append("  " + EXTRA + move_list(d["extra"], d["san"], d["extra_count"]))
+        out += reason_lines(d.get("reasons"), "  ")
     elif end == "no-divide":
         out.append(f"  not possible: the engine does not answer perft with divide ({d['message']})")
     elif end == "stopped":
@@ -278,6 +329,10 @@ def drill_down_lines(d: dict) -> list[str]:
                    "count one level up did not: its perft and its divide disagree")
     else:  # "leaf"
         out.append(f"  at depth 1 the engine counts {d['line'][-1]} as more than one node")
+    if end != "lists-differ" and d.get("position"):
+        out.insert(-1, f"  line from the case position: {' '.join(d['line']) or '(none)'}"
+                       + (f" ({d['line_san']})" if d.get("line_san") else ""))
+        out.insert(-1, f"  position: {d['position']}")
     return out
 
 
@@ -323,6 +378,8 @@ def short_diff(diff: dict | None, limit=SHORT_LIMIT) -> str:
         parts.append(f"drill-down: {where}: " + "; ".join(named))
     elif d:
         parts.append(drill_down_lines(d)[-1].strip())
+    # the cause goes right after the first part, so that a cut summary still says it
+    parts[1:1] = cause_parts(diff)
     text = "; ".join(parts)
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
@@ -330,6 +387,21 @@ def short_diff(diff: dict | None, limit=SHORT_LIMIT) -> str:
 def _few(tokens, total, san) -> str:
     shown = [f"{t} ({san[t]})" if san.get(t) else t for t in tokens[:SHORT_ITEMS]]
     return ", ".join(shown) + (f" and {total - SHORT_ITEMS} more" if total > SHORT_ITEMS else "")
+
+
+def cause_parts(diff: dict) -> list[str]:
+    """What the one-line summary says of the cause: the first divergence of the line and
+    the oracle's first reason (at the request's position, else where the drill-down stopped)."""
+    out = []
+    d = diff.get("first_divergence")
+    if d and "stopped" not in d:
+        out.append(f"first divergence: {divergence_text(d)}")
+    found = diff.get("reasons") or (diff.get("drill_down") or {}).get("reasons") or {}
+    if found.get("items"):
+        out.append(f"why: {reason_line(found['items'][0])}")
+    elif d and d.get("why"):
+        out.append(f"why: {d['why']['text']}")
+    return out
 
 
 class SanNamer:

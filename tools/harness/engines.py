@@ -243,6 +243,10 @@ class SubprocessEngine:
     def restarts(self) -> int:
         return max(self.client.starts - 1, 0)
 
+    def stdout_noise(self) -> tuple[int, str | None]:
+        """(lines on stdout that were no answer and were skipped, the first of them)."""
+        return self.client.noise, self.client.noise_first
+
     def close(self) -> None:
         self.client.close()
 
@@ -314,6 +318,19 @@ def _served(*options: str, name: str | None = None, plays_options: bool = False)
     return make
 
 
+def _served_adapter(spec: "EngineSpec") -> SubprocessEngine:
+    """An adapter in a ``doublecheck serve`` process of its own (--jobs): the module and the
+    class are looked up here first, so that a misspelt name or a module that cannot be
+    imported says why (as with --jobs 1), not that a server process exited at hello."""
+    found = load_adapter(spec.target)
+    if not callable(found):
+        raise HelloError(f"--adapter {spec.target} names a {type(found).__name__}, not a class")
+    return _serve_adapter(spec)
+
+
+_serve_adapter = _served("--adapter", "{target}")
+
+
 def _command(spec: "EngineSpec") -> SubprocessEngine:
     return SubprocessEngine(spec.target, spec.timeout, spec.max_line)
 
@@ -330,7 +347,7 @@ ENGINE_KINDS = {kind.name: kind for kind in [
     EngineKind("command", '--engine "CMD ARGS"', lambda t: f"engine command {t!r}",
                _command, _command),
     EngineKind("adapter", "--adapter MODULE:CLASS", lambda t: f"adapter {t}",
-               _adapter, _served("--adapter", "{target}")),
+               _adapter, _served_adapter),
     EngineKind("oracle", "neither --engine nor --adapter", lambda t: "the built-in oracle",
                lambda spec: OracleEngine(spec.timeout, spec.options),
                _served(name="oracle", plays_options=True)),

@@ -23,7 +23,8 @@ import json
 from collections import Counter
 from typing import NamedTuple
 
-from doublecheck.harness.report import visible, write_file
+from doublecheck.harness.compare import divergence_lines, divergence_text, reason_lines
+from doublecheck.harness.report import followers_of, same_cause, visible, write_file
 from doublecheck.oracle import api, variants
 from doublecheck.lookups.svg import position_svg, raw_arrows
 
@@ -89,6 +90,9 @@ def differences(view) -> Difference:
                    f"{drill['unit']} differ from the oracle's")
         return Difference({**here, "moves": list(request.get("moves") or []) + line},
                           drill["missing"], drill["extra"], caption)
+    parted = diverged(view, here)
+    if parted:
+        return parted
     refused = refused_move(view, here)
     if refused:
         return refused
@@ -100,6 +104,18 @@ def differences(view) -> Difference:
     caption = "the position after the request's moves, as the oracle plays them" \
         if request.get("moves") else ""
     return Difference(here, [], [], caption)
+
+
+def diverged(view, here) -> Difference | None:
+    """For a case whose line the engine parted from (``diff.first_divergence``): the position
+    before that move, with the move as an expected arrow."""
+    d = (view["diff"] or {}).get("first_divergence") or {}
+    if "before" not in d:
+        return None
+    at = {"fen": d["position"]} if d.get("position") else {**here, "moves": list(d["before"])}
+    return Difference(at, [d["text"]], [],
+                      f"the position before {divergence_text(d)} (the arrow), where the engine "
+                      f"first parts from the oracle: it {d['engine']}")
 
 
 def refused_move(view, here) -> Difference | None:
@@ -224,8 +240,10 @@ def html_report(results, title: str = "doublecheck report", engine: str | None =
                f'<span id="shown">{len(failing)}</span> of {len(failing)} failing cases shown</p>')
     if not failing:
         out.append("<p>No failing cases.</p>")
+    follows = same_cause((v["id"], v["outcome"], v["diff"]) for v in items)
+    led = followers_of(follows)
     for v in failing:
-        out.append(case_section(v))
+        out.append(case_section(v, follows.get(v["id"]), led.get(v["id"], ())))
     others = [v for v in items if v["outcome"] not in FAILING and v["outcome"] != "passed"]
     if others:
         out.append("<details><summary>Skipped and expected failures "
@@ -255,7 +273,15 @@ def judged_under(results) -> str:
     return f"{line}; {left_out} cases skipped because of them"
 
 
-def case_section(v) -> str:
+def case_section(v, leader=None, followers=()) -> str:
+    """One failing case; ``leader``: the earlier case with the same first divergence (then the
+    section is one line), ``followers``: the later ones."""
+    if leader is not None:
+        d = v["diff"]["first_divergence"]
+        return (f'<section class="case {escape(v["outcome"])}" data-id="{escape(v["id"])}">'
+                f'<h2>{escape(v["outcome"].upper())} {escape(v["id"])}</h2><p>Same cause as '
+                f'<code>{escape(leader)}</code>: first divergence at {escape(divergence_text(d))}.'
+                "</p></section>")
     found = differences(v)
     missing, extra = found.missing, found.extra
     try:
@@ -271,7 +297,8 @@ def case_section(v) -> str:
         parts.append(f"<p>{escape(str(v['description']))}</p>")
     meta = [f"variant {v['variant']}"]
     if v["rules"]:
-        meta.append("rules " + ", ".join(map(str, v["rules"])))
+        meta.append("rules " + ", ".join(map(str, v["rules"]))
+                    + f" (read one: doublecheck rules {v['rules'][0]})")
     if v["source"]:
         meta.append(f"source: {v['source']}")
     parts.append(f'<p class="meta">{escape(" · ".join(meta))}</p>')
@@ -287,6 +314,14 @@ def case_section(v) -> str:
     if extra:
         parts.append(f"<p><b style=\"color:{EXTRA_COLOUR}\">Unexpected</b> (produced, not "
                      f"expected): <code>{escape(' '.join(extra))}</code></p>")
+    why = reason_lines((v["diff"] or {}).get("reasons"))
+    d = (v["diff"] or {}).get("first_divergence")
+    cause = (divergence_lines(d) if d else []) + why
+    if cause:
+        parts.append("<p>Cause:</p><pre>" + "\n".join(map(escape, cause)) + "</pre>")
+    if followers:
+        parts.append(f"<p>Same cause ({len(followers)} more): "
+                     + ", ".join(f"<code>{escape(f)}</code>" for f in followers) + "</p>")
     parts.append("<p>Request:</p><pre>" + escape(_short_json(request)) + "</pre>")
     parts.append("<p>Expected:</p><pre>" + escape(_short_json(v["expect"])) + "</pre>")
     if v["answer"] is not None:

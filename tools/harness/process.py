@@ -214,6 +214,18 @@ class LineProcess:
         """Output already read from the pipe that no line has been taken from (no waiting)."""
         return bytes(self._buf)
 
+    def take_lines(self, wanted) -> list[bytes]:
+        """Take the complete lines at the start of the unread output for which ``wanted(line)``
+        is true (without their newlines), up to the first that is not; no waiting."""
+        taken = []
+        while True:
+            nl = self._buf.find(b"\n")
+            if nl < 0 or not wanted(bytes(self._buf[:nl])):
+                self._scanned = 0
+                return taken
+            taken.append(bytes(self._buf[:nl]))
+            del self._buf[:nl + 1]
+
     def stderr_tail(self, lines: int = STDERR_LINES) -> str:
         text = b"".join(self._stderr).decode("utf-8", "replace")
         kept = [clip(line.rstrip(), 300) for line in text.splitlines() if line.strip()]

@@ -21,6 +21,15 @@ its pipes, and it turns every way an engine can misbehave into an
   (the runner then turns the cases judged on that process's answers into
   errors).
 
+A line that does not start with ``{`` (after blanks), or is blank, can be no
+answer at all: a log line written to stdout by mistake. It is skipped and
+counted (``noise``, ``noise_first``), never taken for an answer, and the
+process keeps running: the answer that follows is still matched by its id,
+so skipping it cannot put a wrong answer to a request. A line that starts
+with ``{`` is always read as an answer, and is a protocol error when it is
+not one. The run's report then says how many lines were skipped and asks for
+logs on stderr (``runner.noise_hint``).
+
 After a crash, a timeout or an unreadable answer the process is gone (or
 killed, since its stdout can no longer be trusted to be in step); the next
 request starts a fresh one and says hello again.
@@ -192,6 +201,11 @@ def _not_json(constant: str):
     raise ValueError(f"{constant} is not JSON; the protocol is strict JSON (RFC 8259)")
 
 
+def is_noise(line: bytes) -> bool:
+    """A line that cannot be an answer (see the module docstring): blank, or not a JSON object."""
+    return not line.lstrip().startswith(b"{")
+
+
 def _shown(raw: bytes) -> str:
     return repr(clip(raw.decode("utf-8", "replace"), 200))
 
@@ -215,6 +229,8 @@ class Client:
         self.starts = 0
         self._next_id = 0
         self.last_id = None   # the id of the last answer taken from this process (None: none yet)
+        self.noise = 0        # lines skipped as no answer at all (is_noise), over every process
+        self.noise_first = None   # the first of them, cut to 200 characters
 
     @property
     def proc(self):
@@ -298,10 +314,14 @@ class Client:
         was sent (found just before sending, or while the request was being written, or a
         second line already there with the answer) answers nothing: a protocol error naming
         its id and this request's, which also puts the previous answer in doubt."""
-        self._refuse_early(self.process.unread(), rid)
+        self.process.unread()
+        self._refuse_early(self._skip_noise(), rid)
         self.process.send(json.dumps(request), deadline)
-        self._refuse_early(self.process.buffered(), rid)
+        self._refuse_early(self._skip_noise(), rid)
         raw = self.process.read_line(deadline, max_line)
+        while is_noise(raw):
+            self._note_noise([raw])
+            raw = self.process.read_line(deadline, max_line)
         answer = self._parse(raw)
         if answer.get("id") != rid or isinstance(answer.get("id"), bool):
             failure = self.process.failure(PROTOCOL_ERROR, f"the answer has id {_shown_id(answer)}, "
@@ -314,9 +334,22 @@ class Client:
         if not isinstance(answer.get("ok"), bool):
             raise EngineFailure(PROTOCOL_ERROR, f"the answer has no boolean 'ok': {_shown(raw)}",
                                 self.stderr_tail())
-        self._refuse_early(self.process.buffered(), rid, sent=True)
+        self._refuse_early(self._skip_noise(), rid, sent=True)
         self.last_id = rid
         return answer
+
+    def _skip_noise(self) -> bytes:
+        """Drop the complete noise lines at the start of the unread output; what is left
+        (an unfinished line that is noise so far counts as nothing yet)."""
+        self._note_noise(self.process.take_lines(is_noise))
+        left = self.process.buffered()
+        return b"" if b"\n" not in left and is_noise(left) else left
+
+    def _note_noise(self, lines) -> None:
+        for line in lines:
+            self.noise += 1
+            if self.noise_first is None:
+                self.noise_first = clip(line.decode("utf-8", "replace"), 200)
 
     def _parse(self, raw: bytes) -> dict:
         """One answer line as a JSON object: strict JSON (no NaN or Infinity, which the JSON

@@ -141,13 +141,62 @@ def headline(result) -> str:
     return visible(result.lines[0]) if result.lines else ""
 
 
-def describe(result) -> str:
+def describe(result, followers=()) -> str:
     """A failing (or erroring, or unexpectedly passing) case: what was asked, and the diff."""
-    return "\n".join(describe_lines(result))
+    return "\n".join(describe_lines(result, followers))
 
 
-def describe_lines(result) -> list[str]:
-    """The lines of ``describe``, each shown ``visible`` (none holds a line break)."""
+SAME_CAUSE_IDS = 20   # ids listed under a case whose first divergence others share
+
+
+def same_cause(entries) -> dict:
+    """{case id: the id of the first earlier failure with the same first divergence} for
+    ``entries`` of (case id, outcome, diff), in report order: failures that share the game,
+    the position and the move where the engine first parted from the oracle share a cause,
+    and only the first is described in full."""
+    leaders, follows = {}, {}
+    for cid, outcome, diff in entries:
+        found = (diff or {}).get("first_divergence") or {}
+        if outcome not in ("failed", "xfailed") or "key" not in found:
+            continue
+        leader = leaders.setdefault(found["key"], cid)
+        if leader != cid:
+            follows[cid] = leader
+    return follows
+
+
+def followers_of(follows: dict) -> dict:
+    """{leader id: [the ids that share its cause]} from ``same_cause``."""
+    out = {}
+    for cid, leader in follows.items():
+        out.setdefault(leader, []).append(cid)
+    return out
+
+
+def run_groups(run) -> dict:
+    """``same_cause`` of a run's results."""
+    return same_cause((r.case.id, r.outcome, r.diff) for r in run.results)
+
+
+def same_cause_line(result, leader: str) -> str:
+    """The one line of a failure whose cause was described with ``leader``."""
+    d = result.diff["first_divergence"]
+    from doublecheck.harness.compare import divergence_text
+    return visible(f"{result.outcome.upper()} {result.case.id}: same cause as {leader} (first "
+                   f"divergence: {divergence_text(d)})")
+
+
+def rules_line(case) -> str:
+    """The rule ids a case tests and the command that prints one."""
+    ids = list(case.rules or [])
+    if not ids:
+        return "(none named)"
+    return f"{', '.join(ids)}   (read one: doublecheck rules {ids[0]})"
+
+
+def describe_lines(result, followers=()) -> list[str]:
+    """The lines of ``describe``, each shown ``visible`` (none holds a line break).
+    ``followers``: the ids of later failures with the same first divergence."""
     case, req = result.case, result.case.request
     extras = " ".join(f"{k}={v}" for k, v in req.items()
                       if k not in ("op", "variant", "fen", "moves"))
@@ -155,11 +204,17 @@ def describe_lines(result) -> list[str]:
     lines = [f"{label} {case.id}",
              f"  description: {case.description}",
              f"  file:        {shown(case.path)}",
+             f"  rules:       {rules_line(case)}",
              f"  request:     variant={req.get('variant')} op={req.get('op')} {extras}".rstrip(),
              f"  fen:         {req.get('fen', '(start position)')}"]
     if req.get("moves"):
         lines.append(f"  moves:       {' '.join(req['moves'])}")
     lines += [f"    {line}" for line in result.lines]
+    if followers:
+        shown_ids = ", ".join(followers[:SAME_CAUSE_IDS])
+        more = f" and {len(followers) - SAME_CAUSE_IDS} more" if len(followers) > SAME_CAUSE_IDS else ""
+        lines.append(f"  same cause: {len(followers)} more failing case{'s' if len(followers) > 1 else ''} "
+                     f"first part from the oracle at this move: {shown_ids}{more}")
     return [visible(line) for line in lines]
 
 
@@ -228,18 +283,34 @@ def text(run, out) -> None:
     _section(p, "Skipped:", _skips(run.results))
     _section(p, f"Expected failures (listed in {run.xfail_file}):",
              [f"{r.case.id} ({r.actual}): {r.reason}" for r in run.results if r.outcome == "xfailed"])
+    follows = run_groups(run)
+    led = followers_of(follows)
     for r in run.results:
-        if r.outcome in ("failed", "error", "xpassed") and not not_run(r):
+        if r.case.id in follows and r.outcome == "failed":
             p()
-            for line in describe_lines(r):
+            p(same_cause_line(r, follows[r.case.id]))
+        elif r.outcome in ("failed", "error", "xpassed") and not not_run(r):
+            p()
+            for line in describe_lines(r, led.get(r.case.id, ())):
                 p(line)
     _section(p, "Not run:", not_run_lines(run.results))
+    _section(p, "Same cause:", same_cause_summary(follows))
     _section(p, f"Problems in the case files ({len(run.problems)}):", run.problems)
     for hint in getattr(run, "hints", ()):
         p()
         p(hint)
     p()
     p(verdict(run))
+
+
+def same_cause_summary(follows: dict) -> list[str]:
+    """One line saying how many failures share how many first divergences (none when none do)."""
+    if not follows:
+        return []
+    led = followers_of(follows)
+    cases = len(follows) + len(led)
+    return [f"{cases} failing cases share {len(led)} first divergence{'s' if len(led) > 1 else ''} "
+            "in their lines: each is described in full once, the others say \"same cause as\""]
 
 
 def not_run(result) -> bool:
@@ -275,16 +346,25 @@ def markdown(run, out) -> None:
     for variant, op, counts, seconds in table(run) + [("**all**", "", total, run.seconds)]:
         p(f"| {variant} | {op} | " + " | ".join(str(counts[o]) for o in cols) + f" | {seconds:.1f} |")
     bad = [r for r in run.results if r.outcome in ("failed", "error", "xpassed") and not not_run(r)]
+    follows = run_groups(run)
+    led = followers_of(follows)
     if bad:
         p()
         p(f"### Failures ({len(bad)})")
+        for line in same_cause_summary(follows):
+            p()
+            p(_md(line))
         for r in bad[:MARKDOWN_DETAILS]:
             p()
-            p(f"<details><summary>{r.outcome.upper()} <code>{_html(r.case.id)}</code>: "
+            if r.case.id in follows and r.outcome == "failed":
+                p(f"- {_md(same_cause_line(r, follows[r.case.id]))}")
+                continue
+            rules = f" [{_html(', '.join(r.case.rules))}]" if r.case.rules else ""
+            p(f"<details><summary>{r.outcome.upper()} <code>{_html(r.case.id)}</code>{rules}: "
               f"{_html(headline(r)[:160])}</summary>")
             p()
             p("```text")
-            p(describe(r).replace("```", "'''"))  # (describe's lines are visible already)
+            p(describe(r, led.get(r.case.id, ())).replace("```", "'''"))  # (visible already)
             p("```")
             p()
             p("</details>")
@@ -408,6 +488,7 @@ def keep_for_reports(result, keeper: AnswerKeeper) -> None:
 def case_json(r) -> dict:
     """One case of the JSON report (``$defs/case`` in schemas/report.schema.json)."""
     entry = {"id": r.case.id, "variant": r.case.variant, "op": r.case.request.get("op"),
+             "rules": list(r.case.rules or []),
              "outcome": r.outcome, "lines": list(r.lines), "seconds": round(r.seconds, 6),
              "file": shown(r.case.path), "request": r.case.request, "expect": r.case.expect,
              "answer": None, "diff": r.diff, "time_limit": None if r.limit is None else round(r.limit, 3)}
@@ -429,6 +510,7 @@ def case_json(r) -> dict:
 
 def as_json(run) -> dict:
     totals = run.counts()
+    follows = run_groups(run)
     summary = []
     for variant, op, counts, seconds in table(run):
         if op != "(all)":
@@ -453,8 +535,14 @@ def as_json(run) -> dict:
         "problems": list(run.problems),
         **({"options": options_json(run), "skipped_by_options": skipped_by_options(run)}
            if declared_of(run) else {}),
-        "cases": [case_json(r) for r in run.results],
+        "cases": [_with_cause(case_json(r), follows) for r in run.results],
     }
+
+
+def _with_cause(entry: dict, follows: dict) -> dict:
+    if entry["id"] in follows:
+        entry["same_cause_as"] = follows[entry["id"]]
+    return entry
 
 
 def write_json(run, path) -> None:
@@ -472,6 +560,8 @@ def junit(run) -> str:
             ET.SubElement(props, "property", name=f"option:{item['name']}",
                           value=f"{item['value']} ({item['kind']}, from {item['from']})")
         ET.SubElement(props, "property", name="skipped-by-options", value=str(skipped_by_options(run)))
+    follows = run_groups(run)
+    led = followers_of(follows)
     suites = {}
     for r in run.results:
         suites.setdefault(r.case.variant, []).append(r)
@@ -486,8 +576,14 @@ def junit(run) -> str:
             case = ET.SubElement(suite, "testcase", name=r.case.id,
                                  classname=f"{r.case.variant}.{r.case.topic}",
                                  file=in_tree(r.case.path), time=f"{r.seconds:.3f}")
+            if r.case.rules and r.outcome in ("failed", "error", "xpassed"):   # as data
+                props = ET.SubElement(case, "properties")
+                for rule in r.case.rules:
+                    ET.SubElement(props, "property", name="rule", value=rule)
             first = _xml_safe(headline(r))
-            body = _xml_safe(describe(r))
+            body = _xml_safe(describe(r, led.get(r.case.id, ())))
+            if r.case.id in follows and r.outcome == "failed":
+                first = _xml_safe(same_cause_line(r, follows[r.case.id]))
             if r.outcome == "failed":
                 ET.SubElement(case, "failure", message=first, type="failed").text = body
             elif r.outcome == "error":

@@ -23,6 +23,8 @@ list differs, and records the line that leads there (``drill_down``).
 from __future__ import annotations
 
 import fnmatch
+import hashlib
+import json
 import queue
 import signal
 import sys
@@ -33,17 +35,21 @@ from pathlib import Path
 
 from doublecheck.casefiles import CASES_DIR, case_ids, check_cases_dir, load_cases, schema, select, select_tier
 from doublecheck.harness import report as reports
-from doublecheck.harness.compare import CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference
+from doublecheck.harness.compare import CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference, short_diff
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
 from doublecheck.harness.declared import NO_OPTIONS
 from doublecheck.harness.protocol import response_problems
+from doublecheck.harness.reasons import REASON_ITEMS, reasons
 from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
-from doublecheck.oracle import variants
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.api import split_tokens
 from doublecheck.oracle.errors import CRASH, HARNESS_ERROR, INTERNAL_ERROR, PROTOCOL_ERROR, UNSUPPORTED
 from doublecheck.oracle.errors import TIMEOUT as TIMED_OUT   # TIMEOUT here is --timeout's default
 from doublecheck.progress import Progress
 
 GIVE_UP = 5            # crashes or timeouts in a row after which an engine gets no more cases
+DIVERGENCE_ASKS = 400  # requests one search for a first divergence may send to the engine
+MEMO_ENTRIES = 20000   # answers a worker keeps from those searches
 from doublecheck.defaults import (CASES_PER_JOB, QUICK_MAX_NODES, SLOW_RATE, SLOW_TURN_RATE,  # noqa: E402
                                   TIMEOUT)
 from doublecheck.limits import JOBS_AUTO, auto_jobs  # noqa: E402
@@ -206,13 +212,15 @@ def skip_reason(case, claims: dict, engine_name: str, max_nodes=None) -> str | N
 
 
 def run_case(case, engine: Engine, claims: dict, max_nodes=None, drill=True,
-             timeout: float | None = None, declared=None) -> Result:
+             timeout: float | None = None, declared=None, memo: dict | None = None) -> Result:
     """Send one case (unless it is skipped) and judge the answer.
 
     ``timeout`` is the base limit per request (``--timeout``); None leaves
     every request to the engine's own limit.  ``declared`` (a ``declared.Declared``):
     the options the engine plays with; the case is judged under them or skipped
-    with the option that rules it out.
+    with the option that rules it out. ``memo`` keeps the engine's answers along
+    the games already searched for a first divergence, so the cases of one game
+    ask them once (one dict per engine).
     """
     why = skip_reason(case, claims, engine.name, max_nodes)
     if why:
@@ -224,7 +232,7 @@ def run_case(case, engine: Engine, claims: dict, max_nodes=None, drill=True,
             return Result(case, "skipped", [plan.skip], by_options=True)
         case, note, reference, under = plan.case, plan.note, plan.reference(), plan.options or None
     start = time.perf_counter()
-    result = _judge(case, engine, drill, timeout, reference)
+    result = _judge(case, engine, drill, timeout, reference, claims, {} if memo is None else memo, under)
     result.seconds = time.perf_counter() - start
     if note and result.outcome != "passed":
         result.lines.insert(0, note)
@@ -239,9 +247,10 @@ def _error(case, kind: str, lines: list[str], message: str | None = None, **more
     return Result(case, "error", lines, problem={"kind": kind, "message": message}, **more)
 
 
-def _judge(case, engine, drill, timeout, reference=None) -> Result:
+def _judge(case, engine, drill, timeout, reference=None, claims=None, memo=None, options=None) -> Result:
     """``reference``: the oracle the case's answer comes from, when not the default one
-    (declared options); what a doubt or a drill-down compares with."""
+    (declared ``options``); what a doubt, a drill-down, a reason or a first divergence
+    compares with."""
     op = case.request.get("op")
     limit = time_limit(case, timeout)
     try:
@@ -280,6 +289,13 @@ def _judge(case, engine, drill, timeout, reference=None) -> Result:
     if diff and drill and not doubt and op == "perft" and answer["ok"] and "error" not in case.expect \
             and case.request.get("depth", 0) >= 1:
         diff["drill_down"] = drill_down(case, engine, reference, timeout=limit)
+    if diff and not doubt:
+        explain_diff(case, diff, options)
+        if drill and case.request.get("moves") and "error" not in case.expect:
+            found = first_divergence(case, engine, claims or {}, limit, {} if memo is None else memo,
+                                     reference)
+            if found:
+                diff["first_divergence"] = found
     lines = ([doubt] if doubt else []) + diff_lines(diff)
     return Result(case, "failed" if diff else "passed", lines, diff=diff, **kept)
 
@@ -308,6 +324,169 @@ def oracle_doubt(case, engine, answer, limit, reference=None) -> str | None:
     return CASE_DOUBT if wrong else None
 
 
+# --- the reasons of a failure -------------------------------------------------
+
+def explain_diff(case, diff: dict, options=None) -> None:
+    """Add the oracle's reasons for the extra and missing moves of a failure (at most
+    REASON_ITEMS for the case, the rest counted): ``diff["reasons"]`` for those at the
+    request's position, ``diff["drill_down"]["reasons"]`` for those where a drill-down
+    stopped. Only failing cases pay for it. ``options``: the rule options the case was
+    judged under (the reasons are the oracle's under them)."""
+    where = {k: case.request[k] for k in ("fen", "moves") if k in case.request}
+    left = REASON_ITEMS
+    for key, f in diff["fields"].items():
+        if f["kind"] in ("set", "divide") and left > 0:
+            turns = key == "turns" or (f["kind"] == "divide" and bool(case.request.get("turns")))
+            found = reasons(case.variant, where, turns, list(f["extra"]), list(f["missing"]), left,
+                            options)
+            found["more"] += max(f.get("extra_count", 0) - len(f["extra"]), 0) \
+                + max(f.get("missing_count", 0) - len(f["missing"]), 0)
+            if found["items"] or found["more"]:
+                diff["reasons"] = found
+                left -= len(found["items"])
+                break   # one list of moves per case: a case expects moves, turns or a divide
+    drill = diff.get("drill_down") or {}
+    if drill.get("end") == "lists-differ" and left > 0:
+        at = {**where, "moves": list(where.get("moves") or []) + drill["line"]}
+        found = reasons(case.variant, at, drill["unit"] == "turns", drill["extra"], drill["missing"],
+                        left)
+        found["more"] += drill["extra_count"] - len(drill["extra"]) \
+            + drill["missing_count"] - len(drill["missing"])
+        drill["reasons"] = found
+
+
+# --- the first divergence of a game ---------------------------------------------
+
+# The operation asked at each point of a case's line to find where the engine first parts
+# from the oracle: the first of these the engine claims (play compares FEN and status).
+DIVERGENCE_OPS = ("play", "status", "moves")
+
+
+def first_divergence(case, engine, claims: dict, timeout, memo: dict, oracle=None) -> dict | None:
+    """The first move of the case's line (``request["moves"]``) after which the engine's
+    answer differs from the oracle's, or that the engine refuses: asked turn by turn from
+    the start (then move by move inside that turn), each point once per engine (``memo``).
+    None when the engine agrees with the oracle along the whole line (the failure is about
+    the final position) or claims none of DIVERGENCE_OPS; the search never costs the case."""
+    op = next((o for o in DIVERGENCE_OPS if o in claims.get("ops", ())), None)
+    if op is None:
+        return None
+    oracle = oracle or _reference()
+    line = list(case.request["moves"])
+    base = {"op": op, "variant": case.variant}
+    if "fen" in case.request:
+        base["fen"] = case.request["fen"]
+    ask = Asking(engine, oracle, base, timeout, memo)
+    try:
+        if ask.agrees(line):
+            return None
+        for k in range(1, len(line) + 1):
+            if not ask.agrees(line[:k]):
+                break
+            if ask.oracle_refuses(line[:k]):
+                return None
+        else:
+            return None
+        halves = split_tokens([line[k - 1]])
+        h = 1
+        while h < len(halves):   # which move of the turn: the engine agrees up to a comma?
+            partial = line[:k - 1] + ["".join(halves[:h])]
+            if ask.oracle_refuses(partial) or not ask.agrees(partial):
+                break
+            h += 1
+    except _Stopped as e:
+        return {"stopped": str(e)}
+    return divergence(case, base, line, k, halves, h, ask.answer(line[:k - 1] + ["".join(halves[:h])]))
+
+
+def divergence(case, base, line, k, halves, h, answer) -> dict:
+    """The structured first divergence (``$defs/divergence`` of the report schema)."""
+    before = line[:k - 1] + (["".join(halves[:h - 1])] if h > 1 else [])
+    where = {k2: base[k2] for k2 in ("fen",) if k2 in base}
+    namer = SanNamer(case.variant, {**where, "moves": before})
+    move = halves[h - 1].rstrip(",")
+    position = None
+    try:
+        rules = variants.get(case.variant)
+        position = rules.fen(api.replay(rules, where.get("fen"), before).final)
+    except Exception:
+        pass
+    found = {"turn": k, "turns": len(line), "move": h, "moves": len(halves), "text": move,
+             "san": namer.san(move) if namer.pos is not None else None, "before": before,
+             "position": position, "key": cause_key(case.variant, where.get("fen"), before, move)}
+    error = answer.get("error") if isinstance(answer, dict) and answer.get("ok") is False else None
+    if isinstance(error, dict):
+        found["engine"] = f"refused it: {error.get('code')}: {error.get('message')}"
+    else:
+        found["engine"] = f"answered differently after it: {short_diff(answer.get('diff'))}" \
+            if isinstance(answer, dict) and answer.get("diff") else "answered differently after it"
+    why = reasons(case.variant, {**where, "moves": before}, False, [], [move], 1)
+    if why["items"]:
+        found["why"] = why["items"][0]
+    return found
+
+
+def cause_key(variant: str, fen, before: list, move: str) -> str:
+    """What failures with the same first divergence share: the variant, then a digest of the
+    start position, the line before the move and the move (a line may be long)."""
+    digest = hashlib.sha256(json.dumps([fen, before, move]).encode("utf-8")).hexdigest()[:24]
+    return f"{variant}:{digest}"
+
+
+class _Stopped(Exception):
+    """The engine broke while a first divergence was being looked for."""
+
+
+class Asking:
+    """The engine and the oracle asked the same question at points of one line."""
+
+    def __init__(self, engine, oracle, base: dict, timeout, memo: dict):
+        self.engine, self.oracle, self.base, self.timeout, self.memo = engine, oracle, base, timeout, memo
+        self.asked = 0
+
+    def _both(self, moves) -> tuple[dict, dict]:
+        key = (self.base["op"], self.base["variant"], self.base.get("fen"), tuple(moves))
+        if key not in self.memo:
+            if self.asked >= DIVERGENCE_ASKS:
+                raise _Stopped(f"the line is longer than the {DIVERGENCE_ASKS} requests allowed "
+                               "for the search")
+            self.asked += 1
+            req = {**self.base, "moves": list(moves)}
+            want = self.oracle.request(dict(req))
+            try:
+                got = self.engine.request(dict(req), timeout=self.timeout)
+            except EngineFailure as e:
+                raise _Stopped(f"{e.kind}: {e.message}") from None
+            except Exception as e:
+                raise _Stopped(f"the engine failed: {type(e).__name__}: {e}") from None
+            if not isinstance(got, dict) or not isinstance(got.get("ok"), bool):
+                raise _Stopped("the engine's answer is not an answer")
+            error = got.get("error") if got["ok"] is False else None
+            if isinstance(error, dict) and error.get("code") in (INTERNAL_ERROR, UNSUPPORTED):
+                # the engine broke or declined: no answer about the rules, so no divergence
+                raise _Stopped(f"the engine answered {error.get('code')}: {error.get('message')}")
+            expect = {k: v for k, v in want.items() if k != "ok"} if want.get("ok") else \
+                {"error": {"code": want["error"]["code"]}}
+            try:
+                diff = difference(self.base["variant"], expect, got)
+            except Exception as e:
+                raise _Stopped(f"could not compare: {type(e).__name__}: {e}") from None
+            if len(self.memo) >= MEMO_ENTRIES:   # bounded: a long run forgets the oldest games
+                self.memo.clear()
+            kept = {"ok": got["ok"], "error": got.get("error"), "diff": diff}
+            self.memo[key] = ({"ok": want.get("ok")}, kept)
+        return self.memo[key]
+
+    def agrees(self, moves) -> bool:
+        return self._both(moves)[1]["diff"] is None
+
+    def oracle_refuses(self, moves) -> bool:
+        return not self._both(moves)[0].get("ok")
+
+    def answer(self, moves) -> dict:
+        return self._both(moves)[1]
+
+
 # --- perft drill-down -------------------------------------------------------
 
 _oracle = None
@@ -331,6 +510,18 @@ def drill_down(case, engine: Engine, oracle=None, timeout: float | None = None) 
     limit of each request to the engine.
     """
     oracle = oracle or _reference()
+    found = _descend(case, engine, oracle, timeout)
+    if found["end"] != "lists-differ":   # where it stopped, for the reader to look at
+        base = {k: case.request[k] for k in ("variant", "fen") if k in case.request}
+        moves = list(case.request.get("moves") or []) + found["line"]
+        at = oracle.request({"op": "fen", **base, **({"moves": moves} if moves else {})})
+        found["position"] = at["fen"] if at.get("ok") else None
+        found["line_san"] = SanNamer(case.variant, case.request).line(found["line"])
+    return found
+
+
+def _descend(case, engine, oracle, timeout) -> dict:
+    """The walk of ``drill_down``."""
     req = case.request
     turns = bool(req.get("turns"))
     base = {k: req[k] for k in ("variant", "fen") if k in req}
@@ -404,6 +595,7 @@ class Worker:
         self.clock = clock or time.perf_counter
         self.broken_in_a_row = 0
         self.answered = []   # results judged on answers of the engine's current process
+        self.memo = {}       # answers along the games searched for a first divergence (run_case)
 
     @property
     def given_up(self) -> bool:
@@ -455,7 +647,8 @@ class Worker:
                 result = self.unsent(case)
             else:
                 result = run_case(case, self.engine, self.claims, self.options.max_nodes,
-                                  timeout=self.options.timeout, declared=self.declared)
+                                  timeout=self.options.timeout, declared=self.declared,
+                                  memo=self.memo)
                 if result.outcome != "skipped":
                     result.span = (began, self.clock())
                 reports.keep_for_reports(result, self.keeper)
@@ -703,7 +896,7 @@ def _execute(options, chosen, engine, spec, err) -> Run:
               selected=len(chosen), interrupted=interrupted, seconds=time.perf_counter() - clock,
               started=started, jobs=len(engines), timeout=options.timeout,
               declared=declared or None)
-    run.hints = speed_hints(run, options.max_nodes)
+    run.hints = speed_hints(run, options.max_nodes) + noise_hint(engines)
     return run
 
 
@@ -740,6 +933,23 @@ def speed_hints(run, max_nodes) -> list[str]:
     return [f"hint: {why}. For a first report in about a minute, run with --quick (every case "
             f"but the perft counts above {QUICK_MAX_NODES} nodes), or choose a limit with "
             "--max-nodes N; then run everything once the quick run passes."]
+
+
+def noise_hint(engines) -> list[str]:
+    """A hint when engine processes wrote lines on stdout that are no answer (log lines): they
+    were skipped and counted (protocol.is_noise), and belong on stderr."""
+    total, first = 0, None
+    for engine in engines:
+        count = getattr(engine, "stdout_noise", None)
+        if count is not None:
+            n, line = count()
+            total, first = total + n, first if first is not None else line
+    if not total:
+        return []
+    lines = f"{total} line{'s' if total > 1 else ''}"
+    return [f"hint: the engine wrote {lines} on stdout that answered no request (the first: "
+            f"{first!r}); they were skipped. stdout carries answers only: write logs to stderr, "
+            "whose last lines a crash or timeout report shows (doublecheck docs protocol)."]
 
 
 def _write_reports(run, options, xfail, code, err) -> int:

@@ -1,0 +1,151 @@
+"""Why a move named in a failure is wrong, or right: the reasons of the failure reports.
+
+A failing case names moves (or turns) the engine gave that the case does not
+expect (*extra*) and moves the case expects that the engine left out
+(*missing*). For each, the oracle is asked why, at the position they belong
+to, and the answer is given with the rule id that decides it:
+
+- an extra move is refused by the rules: the reason is the one ``doublecheck
+  explain`` gives (``doublecheck.lookups.lookup.explain_at``, the oracle's
+  ``doublecheck.oracle.explain`` and the rules class's ``why_*`` hooks), in
+  the same words and with the same rule;
+- a missing move is legal: it is named by its kind (castling, en passant, a
+  promotion, a double step, a king step to an unattacked square, a move out of
+  check, else the piece's move), and the kind's rule is cited from the rules
+  class's own ``rule_ids`` with its catalogue title. No rule is worded here.
+
+Reasons cost a replay and one explanation per move, so they are worked out
+only for failing cases and at most ``REASON_ITEMS`` per case; the others are
+counted (``more``). A reason that cannot be worked out is left out, never
+allowed to cost the report.
+"""
+
+from __future__ import annotations
+
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.errors import RulesError
+from doublecheck.oracle.explain import cite, piece_name
+from doublecheck.oracle.position import other
+
+REASON_ITEMS = 6   # moves given a reason in one failing case; the rest are counted
+
+
+def reasons(variant: str, where: dict, turns: bool, extra, missing, limit: int = REASON_ITEMS,
+            options=None) -> dict:
+    """``{"items": [...], "more": N}`` for the extra then the missing tokens at ``where``
+    (``{"fen", "moves"}`` as in a request); ``turns``: the tokens are whole turns.
+
+    Each item: ``{"side": "extra"|"missing", "token", "text", "rule", "rules"}``
+    (``rule``: the id that decides, or None; ``rules``: it and related ids).
+    ``options``: the rule options the oracle plays under (None: the default rules)."""
+    wanted = [("extra", t) for t in extra] + [("missing", t) for t in missing]
+    out = {"items": [], "more": max(len(wanted) - limit, 0)}
+    try:
+        asker = Asker(variant, where, turns, options)
+    except Exception:   # the oracle cannot set up the position: no reasons, the diff still stands
+        out["more"] = len(wanted)
+        return out
+    for side, token in wanted[:limit]:
+        try:
+            item = asker.extra(token) if side == "extra" else asker.missing(token)
+        except Exception:
+            item = None
+        if item is None:
+            out["more"] += 1
+        else:
+            out["items"].append({"side": side, "token": token, **item})
+    return out
+
+
+class Asker:
+    """The oracle at one position, asked why moves there are refused or allowed."""
+
+    def __init__(self, variant: str, where: dict, turns: bool, options=None):
+        from doublecheck.lookups.lookup import rule_titles   # on demand: start-up time
+        self.titles = rule_titles
+        self.rules = variants.get(variant, options)
+        self.line = api.replay(self.rules, where.get("fen"), where.get("moves"))
+        self.turns = turns
+
+    def extra(self, token: str) -> dict | None:
+        """The oracle's refusal of ``token``, as ``doublecheck explain`` says it."""
+        from doublecheck.lookups.lookup import explain_at
+        mark = self.line.mark()
+        try:
+            found = explain_at(self.rules, self.line, **{"turn" if self.turns else "move": token})
+        except RulesError as e:
+            return {"text": f"the oracle cannot read it ({e.code}: {e.message})", "rule": None,
+                    "rules": []}
+        finally:
+            self.line.cut(mark)
+        if found["legal"]:
+            written = found["turn"] if self.turns else found["moves"][0]["move"]
+            san = found["san"] if self.turns else found["moves"][0]["san"]
+            what = "turn" if self.turns else "move"
+            if written != token:
+                return {"text": f"the oracle reads it as the legal {what} {written} ({san}), "
+                                "written differently", "rule": None, "rules": []}
+            return {"text": f"the oracle finds this {what} legal here too ({san})", "rule": None,
+                    "rules": []}
+        text = found["reason"]
+        for label in (token, token.rstrip(",")):
+            if text.startswith(f"{label}: "):
+                text = text[len(label) + 2:]
+                break
+        return {"text": text, "rule": found["rule"], "rules": found["rules"]}
+
+    def missing(self, token: str) -> dict | None:
+        """What kind of legal move ``token`` is, and the rule that allows that kind."""
+        mark = self.line.mark()
+        try:
+            halves = []
+            for half in api.split_tokens([token]):
+                pos = self.line.final
+                step = self.line.play(half)
+                halves.append((pos, step.move))
+        except RulesError:
+            return None   # the case expects a move the oracle refuses: the case is in doubt, not said here
+        finally:
+            self.line.cut(mark)
+        kinds = [(self.kind(pos, move), i, pos, move) for i, (pos, move) in enumerate(halves)]
+        (rank, words, topic), i, pos, move = min(kinds, key=lambda k: k[0][0])
+        if len(halves) > 1 and rank == PLAIN:
+            words, topic = f"a turn of {len(halves)} moves", "turn"
+        elif len(halves) > 1:
+            san = self.rules.san(pos, move).rstrip(",")
+            words = f"move {i + 1} ({san}) is {words}"
+        rule, also = cite(self.rules, topic, pos.board[move.frm] if move.frm is not None else None) \
+            if topic else (None, [])
+        title = self.titles([rule]).get(rule) if rule else None
+        cited = f" ({rule}: {title})" if title else (f" ({rule})" if rule else "")
+        return {"text": f"legal here: {words}{cited}", "rule": rule,
+                "rules": [r for r in [rule] + also if r]}
+
+    def kind(self, pos, move) -> tuple[int, str, str]:
+        """(how telling, the move's kind in words, the ``rule_ids`` topic that allows it)."""
+        rules, g = self.rules, self.rules.geometry
+        name = g.name
+        if move.castle is not None:
+            return SPECIAL, f"castling, {rules.san(pos, move).rstrip(',')}", "castling"
+        if move.en_passant:
+            return SPECIAL, "an en passant capture", "en-passant"
+        if move.drop is not None:
+            return SPECIAL, f"a drop on {name[move.to]}", None   # no shared topic names the drop rule
+        piece = pos.board[move.frm]
+        if move.promotion:
+            return SPECIAL, f"a promotion to a {piece_name(move.promotion)}", "promotion"
+        if piece[-1] in "Pp" and abs(g.rank[move.to] - g.rank[move.frm]) == 2:
+            return SPECIAL, "a pawn's double step", "double-step"
+        if rules.has_check and rules.in_check(pos):
+            return SAFETY, (f"the {piece_name(piece)} on {name[move.frm]} to {name[move.to]} leaves "
+                            f"the king out of check"), "king-safety"
+        if piece[-1] in "Kk" and not piece.startswith("*") and rules.has_check:
+            board = rules.move_board(pos, move)
+            if not rules.attackers(board, move.to, other(pos.turn)):
+                return SAFETY, f"a king step to {name[move.to]}, which no enemy piece attacks", \
+                    "king-safety"
+        return PLAIN, f"a {piece_name(piece)} move from {name[move.frm]} to {name[move.to]}", \
+            piece[-1].upper()
+
+
+SPECIAL, SAFETY, PLAIN = range(3)   # how telling a kind of move is: the most telling half is named
