@@ -678,9 +678,28 @@ def _docs(args) -> int:
     return docs_command(args)
 
 
+def add_plugins(sub, fmt):
+    p = sub.add_parser("plugins", help="list the variant plugins: loaded, and left out with the reason",
+                       formatter_class=fmt, description="""\
+Lists every variant plugin installed (the entry point group
+doublecheck.variants): the variant ids each one brought, and each one left
+out with the reason (its entry point, descriptor, package, rules class or
+first use failed, or a file of its catalogue or cases has a problem). A
+plugin left out costs only itself: every other variant works. Exit status:
+0 every plugin is in use, 1 one was left out (doublecheck docs plugins).""",
+                       epilog="""\
+examples:
+  doublecheck plugins
+  doublecheck plugins --json
+""")
+    add_json_option(p)
+    add_cases_dir_option(p)
+    p.set_defaults(handler=on_demand("doublecheck.plugins", "plugins_command"))
+
+
 # Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.
 SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate, add_rules,
-               add_mutants, add_desk, add_docs]
+               add_mutants, add_desk, add_docs, add_plugins]
 
 
 class VersionAction(argparse.Action):
