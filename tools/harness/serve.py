@@ -11,6 +11,12 @@ the engine gets ``internal-error``; a request that runs longer than the
 server's budget (``--budget``) is stopped and gets ``budget-exceeded``, and the
 next request is answered as usual. Messages quote at most a short prefix of
 what the client sent.
+
+First-use set-up (the variant plugins, each variant's rules object and move
+tables, the modules an operation imports on demand) is done once by
+``warm_up`` before the first line is read, outside any request's budget: a
+budget too short for the set-up would otherwise stop it on every request, and
+a stop inside an import would be postponed there anyway (``deadline``).
 """
 
 from __future__ import annotations
@@ -124,6 +130,7 @@ def serve(adapter=None, stdin=None, stdout=None, max_line: int = MAX_LINE,
 
     adapter = adapter or OracleAdapter()
     claims = check_claims(adapter.hello(), type(adapter).__name__)
+    warm_up(adapter, claims)
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     while True:
@@ -138,6 +145,21 @@ def serve(adapter=None, stdin=None, stdout=None, max_line: int = MAX_LINE,
             answer = respond(line, adapter, claims, budget)
         stdout.write(json.dumps(answer, separators=(",", ":")).encode("utf-8") + b"\n")
         stdout.flush()
+
+
+def warm_up(adapter, claims: dict) -> None:
+    """The oracle's first-use set-up, for every variant the engine claims, before any budget
+    runs (an adapter of someone else's is asked nothing before its first request)."""
+    from doublecheck.harness.engines import OracleAdapter
+
+    known = variants.VARIANT_NAMES
+    if not isinstance(adapter, OracleAdapter):
+        return
+    for name in claims["variants"]:
+        if name in known:
+            for op in ("moves", "turns", "status"):
+                adapter.handle({"op": op, "variant": name})
+            adapter.handle({"op": "perft", "variant": name, "depth": 1})
 
 
 def serve_command(adapter_spec: str | None = None, budget: float | None = DEFAULT_BUDGET) -> int:
