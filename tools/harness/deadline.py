@@ -156,9 +156,13 @@ class _Limit:
         self.seconds = seconds
         self.own = _stop_class(seconds)
 
+    due = False   # a stop came due while the limit was being armed (and was postponed)
+
     def __enter__(self):
         try:
             self._arm()
+            if self.due:   # the limit ran out while entering: the block does not start
+                raise self.own()
             return self
         except BaseException:
             _despite_own_stops(self._clean_up, self.own)
@@ -190,6 +194,7 @@ class _Alarm(_Limit):
         # postponed here lands at a later ring)
         if self.armed and _interruptible(frame):
             raise self.own()
+        self.due = self.armed
 
     def _clean_up(self) -> None:
         if self.inner is not None:
