@@ -609,10 +609,13 @@ def _parse_json(text: str, where: str, problems: list[str]) -> tuple[bool, objec
 @lru_cache(maxsize=None)
 def _schema_validator(name: str):
     """(validator, None), or (None, reason) when the schema file is unusable."""
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, validators
 
+    # an integer is a JSON number without a fraction: an expected count of 20.0 is refused
+    strict = validators.extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda checker, value: type(value) is int))
     try:
-        return Draft202012Validator(_with_plugin_variants(schema(name))), None
+        return strict(_with_plugin_variants(schema(name))), None
     except DataError as e:  # a broken schema must not hide the case problems
         return None, e.message
 

@@ -258,10 +258,20 @@ def add_perft_options(p):
                        help="split the tree into subtrees counted by N local processes (default: "
                             f"auto, the usable cores up to {AUTO_JOBS_CAP} for a count of millions of "
                             f"nodes, else 1; at most {JOBS_PER_CORE} per CPU core)")
-    where.add_argument("--scheduler", metavar="ADDRESS",
+    where.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
                        help="count the subtrees on the Dask cluster whose scheduler is at ADDRESS "
                             "(tcp://host:8786; needs 'doublecheck-chess[cluster]')")
     add_quiet_option(p)
+
+
+def scheduler_address(text: str) -> str:
+    """--scheduler: a plain TCP address, checked before Dask is imported (a scheme it does not
+    speak, such as http:// or tls://, would otherwise hang for the connect timeout)."""
+    from doublecheck.perft.parallel import scheduler_problem
+    problem = scheduler_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
 
 
 def megabytes(text: str) -> int:
