@@ -14,10 +14,14 @@ as its entry point, so the built-ins come through the same door as any
 plugin.  A plain source checkout with no installed metadata (or metadata of
 an older install) gets ``BUILTIN`` directly: the built-ins are always there.
 
-A plugin that cannot be used (its entry point fails to import or load, it
-names something that is not a Variant, its id is malformed or already
-taken, its rules class cannot be imported) is left out; ``plugin_problems()``
-says why, naming the plugin, and every other variant keeps working.  A rules
+A plugin that cannot be used (its entry point fails to import or load, raising
+anything at all, it names something that is not a Variant, a field of its
+descriptor has the wrong type, its id is malformed or already taken, its
+package or doc page is missing, its rules class cannot be imported, names
+itself otherwise, or fails or hangs on first use) is left out;
+``plugin_problems()`` says why, naming the plugin, ``plugin_entries()`` lists
+every plugin with what it loaded and left out (``doublecheck plugins``), and
+every other variant keeps working.  A rules
 module of a built-in variant is imported only when the variant is first asked
 for.
 """

@@ -155,11 +155,24 @@ def warm_up(adapter, claims: dict) -> None:
     known = variants.VARIANT_NAMES
     if not isinstance(adapter, OracleAdapter):
         return
-    for name in claims["variants"]:
-        if name in known:
-            for op in ("moves", "turns", "status"):
-                adapter.handle({"op": op, "variant": name})
-            adapter.handle({"op": "perft", "variant": name, "depth": 1})
+    try:  # (bounded: a plugin's rules that loop here must not keep the server from starting)
+        with time_limit(WARM_UP_SECONDS):
+            for name in claims["variants"]:
+                for op in ("moves", "turns", "status", "perft") if name in known else ():
+                    _quietly(adapter.handle, {"op": op, "variant": name, "depth": 1})
+    except TimeLimitExceeded:
+        pass
+
+
+WARM_UP_SECONDS = 30
+
+
+def _quietly(handle, request) -> None:
+    """One warm-up request; its failure is left to the real request of that kind to report."""
+    try:
+        handle(request)
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def serve_command(adapter_spec: str | None = None, budget: float | None = DEFAULT_BUDGET) -> int:
