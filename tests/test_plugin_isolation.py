@@ -65,9 +65,15 @@ def warnings(done) -> list[str]:
     return [line for line in done.stderr.splitlines() if line.startswith("warning: variant plugin")]
 
 
+@pytest.fixture(scope="module")
+def chess_moves(hostile):
+    """``moves --variant chess`` beside every broken plugin (one run, read by each test below)."""
+    return doublecheck("moves", "--variant", "chess", sites=[hostile])
+
+
 @pytest.mark.parametrize("name", sorted(BROKEN))
-def test_each_broken_plugin_is_named_with_its_reason(hostile, name):
-    done = doublecheck("moves", "--variant", "chess", sites=[hostile])
+def test_each_broken_plugin_is_named_with_its_reason(chess_moves, name):
+    done = chess_moves
     assert len(done.stdout.split()) == 20          # chess still answers: the 20 start moves
     said = [w for w in warnings(done) if f"'{name}' (broken-{name})" in w]
     assert len(said) == 1 and BROKEN[name][2] in said[0], warnings(done)
