@@ -2,6 +2,7 @@
 
     python3 benchmarks/desk_burst_bench.py                  # 200 clients x 5 requests
     python3 benchmarks/desk_burst_bench.py --clients 50 --requests 20
+    python3 benchmarks/desk_burst_bench.py --attacks        # hang-ups and tricklers, then 1,000 requests
 
 It starts ``doublecheck desk --port 0`` (127.0.0.1 only) as a child process and
 stops it at the end.  Two measurements:
@@ -15,6 +16,18 @@ stops it at the end.  Two measurements:
    (keep-alive) connection, and over a new connection per request, side by
    side with their ratio (1.0: a kept connection costs nothing extra).
 
+With ``--attacks``, instead: the two attacks on the desk's workers, each
+followed by ordinary requests, printing whether every request was answered
+and the latency percentiles (the desk's answer to them is in docs/desk.md,
+"Limits"):
+
+1. early disconnects: ``--hangup-rounds`` rounds of ``--hangup-clients``
+   clients that send a request (half of them cut off in the middle of the
+   body) and close their connection after 0.05-0.5 s without reading;
+2. tricklers: ``--tricklers`` connections sending a request a byte every
+   0.1 s, held open while ``--ordinary`` ordinary requests (``POST
+   /api/moves``, a new connection each, 16 clients at once) are answered.
+
 Every client waits at most ``--wait`` seconds for an answer.  This is a
 measurement script, not a test: nothing here asserts on time.
 """
@@ -23,6 +36,8 @@ import argparse
 import http.client
 import json
 import os
+import random
+import socket
 import subprocess
 import sys
 import threading
@@ -34,12 +49,14 @@ BODY = json.dumps({"variant": "chess"}).encode()
 HEADERS = {"Content-Type": "application/json"}
 
 
-def start_desk():
-    """(process, port) of ``doublecheck desk`` on an ephemeral loopback port."""
+def start_desk(quiet: bool = False):
+    """(process, port) of ``doublecheck desk`` on an ephemeral loopback port (``quiet``: its
+    log of refused requests, one line per trickler turned away, is not shown)."""
     env = dict(os.environ, PYTHONUNBUFFERED="1",
                PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
     proc = subprocess.Popen([sys.executable, "-m", "doublecheck", "desk", "--host", "127.0.0.1",
-                             "--port", "0"], stdout=subprocess.PIPE, text=True, env=env)
+                             "--port", "0"], stdout=subprocess.PIPE, text=True, env=env,
+                            stderr=subprocess.DEVNULL if quiet else None)
     first = proc.stdout.readline()          # doublecheck desk: http://127.0.0.1:PORT/   (...)
     port = int(first.split("http://127.0.0.1:")[1].split("/")[0])
     return proc, port
@@ -94,6 +111,63 @@ def rate(port: int, count: int, keep: bool, wait: float) -> float:
     return count / (time.perf_counter() - start)
 
 
+def hang_up(port: int, after: float, whole: bool) -> None:
+    head = (f"POST /api/position HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(BODY)}\r\n\r\n").encode()
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(head + (BODY if whole else BODY[:len(BODY) // 2]))
+            time.sleep(after)
+    except OSError:
+        pass
+
+
+def trickle(port: int, stop: threading.Event) -> None:
+    """One slow client: a request a byte every 0.1 s, again whenever the desk closes it."""
+    data = (f"POST /api/moves HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(BODY)}\r\n\r\n").encode() + BODY
+    while not stop.is_set():
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+                for byte in data:
+                    if stop.wait(0.1):
+                        return
+                    s.sendall(bytes([byte]))
+                s.recv(65536)
+        except OSError:
+            pass
+
+
+def attacks(port: int, args) -> None:
+    rng = random.Random(38)
+    for _ in range(args.hangup_rounds):
+        clients = [threading.Thread(target=hang_up, args=(port, rng.uniform(0.05, 0.5), i % 2 == 0))
+                   for i in range(args.hangup_clients)]
+        for c in clients:
+            c.start()
+        for c in clients:
+            c.join(30)
+    statuses, latencies = burst(port, 8, 10, args.wait)
+    print(f"after {args.hangup_rounds} rounds of {args.hangup_clients} early disconnects: 80 requests, "
+          f"answered 200: {statuses.count(200)}, p99 {percentile(latencies, 99) * 1000:.1f} ms")
+    stop = threading.Event()
+    slow = [threading.Thread(target=trickle, args=(port, stop), daemon=True) for _ in range(args.tricklers)]
+    for t in slow:
+        t.start()
+    time.sleep(1.0)
+    try:
+        statuses, latencies = burst(port, 16, args.ordinary // 16, args.wait)
+    finally:
+        stop.set()
+    total = 16 * (args.ordinary // 16)
+    print(f"with {args.tricklers} tricklers: {total} ordinary requests, answered 200: {statuses.count(200)}   "
+          f"503 busy: {statuses.count(503)}   no answer: {statuses.count(None) + total - len(statuses)}")
+    print(f"  latency ms: p50 {percentile(latencies, 50) * 1000:.1f}   "
+          f"p99 {percentile(latencies, 99) * 1000:.1f}   max {latencies[-1] * 1000:.1f}")
+    for t in slow:
+        t.join(5)
+
+
 def percentile(values, p: float) -> float:
     return values[min(len(values) - 1, int(p / 100 * len(values)))] if values else float("nan")
 
@@ -104,9 +178,16 @@ def main():
     parser.add_argument("--requests", type=int, default=5, help="requests per client")
     parser.add_argument("--rate-requests", type=int, default=300)
     parser.add_argument("--wait", type=float, default=30.0, help="seconds a client waits for an answer")
+    parser.add_argument("--attacks", action="store_true", help="the two attacks, then ordinary requests")
+    parser.add_argument("--hangup-rounds", type=int, default=3)
+    parser.add_argument("--hangup-clients", type=int, default=16)
+    parser.add_argument("--tricklers", type=int, default=40)
+    parser.add_argument("--ordinary", type=int, default=1008, help="ordinary requests (a multiple of 16)")
     args = parser.parse_args()
-    proc, port = start_desk()
+    proc, port = start_desk(quiet=args.attacks)
     try:
+        if args.attacks:
+            return attacks(port, args)
         statuses, latencies = burst(port, args.clients, args.requests, args.wait)
         total = args.clients * args.requests
         print(f"burst: {args.clients} clients x {args.requests} requests = {total}")

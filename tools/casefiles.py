@@ -61,7 +61,7 @@ from doublecheck.oracle.errors import (CASES_NOT_FOUND, INVALID_RECORD, SCHEMA_U
                                        quote)
 from doublecheck.oracle.limits import check_perft_depth
 from doublecheck.packaged import CASES_DIR, SCHEMAS_DIR
-from doublecheck.validcache import Record, file_key
+from doublecheck.validcache import Record, file_key, plugin_code
 
 
 
@@ -377,7 +377,7 @@ class _CaseFiles:
 def checked_record() -> Record:
     """The record of files that passed their checks, for these schemas, this checking code
     and the variants installed now (a plugin changes what the schemas accept)."""
-    return Record(SCHEMAS_DIR, extra=",".join(variants.VARIANT_NAMES))
+    return Record(SCHEMAS_DIR, extra=",".join(variants.VARIANT_NAMES) + "\0" + plugin_code())
 
 
 def _read_checked(path: Path, root: Path, schema_name: str, record: Record, problems: list[str],
@@ -394,14 +394,41 @@ def _read_checked(path: Path, root: Path, schema_name: str, record: Record, prob
         problems.append(f"{where}: {e}")
         return None, None, False
     key = file_key(path.relative_to(root).as_posix(), text.encode("utf-8"))
-    if record.known(key):
-        data = json.loads(text)
-        return (data if _is_wanted(data, wanted) else None), key, True
+    if record.known(key):   # checked before use all the same: strict JSON of the right shape
+        ok, data = _parse_json(text, where, [])
+        if ok and _has_shape(data, schema_name):
+            return (data if _is_wanted(data, wanted) else None), key, True
     ok, data = _parse_json(text, where, problems)
     if not ok or not _is_wanted(data, wanted) or not _valid(_validator(schema_name, problems), data, where,
                                                                 problems):
         return None, key, False
     return data, key, False
+
+
+def _has_shape(data, schema_name: str) -> bool:
+    """Whether a file found on record has every field the loaders read, of the right type (a
+    record entry is never trusted with less: a wrong one must not crash a run)."""
+    def strings(value):
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+    def maps(value, inner):
+        return isinstance(value, dict) and all(inner(v) for v in value.values())
+
+    if not isinstance(data, dict):
+        return False
+    if schema_name == RULES_SCHEMA:
+        return (isinstance(data.get("rules"), list)
+                and all(isinstance(r, dict) and isinstance(r.get("id"), str) and strings(r.get("variants"))
+                        and strings(r.get("components", [])) for r in data["rules"])
+                and maps(data.get("shared", {}), strings)
+                and maps(data.get("shared_not_tested", {}), lambda v: maps(v, lambda x: isinstance(x, str)))
+                and maps(data.get("components_absent", {}), lambda v: maps(v, lambda x: isinstance(x, str))))
+    fields = {"id": str, "description": str, "source": str, "request": dict, "expect": dict}
+    return (isinstance(data.get("variant"), str) and isinstance(data.get("topic"), str)
+            and isinstance(data.get("generated"), bool) and isinstance(data.get("tier", "default"), str)
+            and isinstance(data.get("cases"), list)
+            and all(isinstance(c, dict) and all(isinstance(c.get(k), t) for k, t in fields.items())
+                    and strings(c.get("rules")) and strings(c.get("covers", [])) for c in data["cases"]))
 
 
 def _is_wanted(data, wanted) -> bool:
@@ -655,10 +682,13 @@ def _parse_json(text: str, where: str, problems: list[str]) -> tuple[bool, objec
 @lru_cache(maxsize=None)
 def _schema_validator(name: str):
     """(validator, None), or (None, reason) when the schema file is unusable."""
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, validators
 
+    # an integer is a JSON number without a fraction: an expected count of 20.0 is refused
+    strict = validators.extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda checker, value: type(value) is int))
     try:
-        return Draft202012Validator(_with_plugin_variants(schema(name))), None
+        return strict(_with_plugin_variants(schema(name))), None
     except DataError as e:  # a broken schema must not hide the case problems
         return None, e.message
 

@@ -281,10 +281,20 @@ def add_perft_options(p):
                        help="split the tree into subtrees counted by N local processes (default: "
                             f"auto, the usable cores up to {AUTO_JOBS_CAP} for a count of millions of "
                             f"nodes, else 1; at most {JOBS_PER_CORE} per CPU core)")
-    where.add_argument("--scheduler", metavar="ADDRESS",
+    where.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
                        help="count the subtrees on the Dask cluster whose scheduler is at ADDRESS "
                             "(tcp://host:8786; needs 'doublecheck-chess[cluster]')")
     add_quiet_option(p)
+
+
+def scheduler_address(text: str) -> str:
+    """--scheduler: a plain TCP address, checked before Dask is imported (a scheme it does not
+    speak, such as http:// or tls://, would otherwise hang for the connect timeout)."""
+    from doublecheck.perft.parallel import scheduler_problem
+    problem = scheduler_problem(text)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return text
 
 
 def megabytes(text: str) -> int:
@@ -729,9 +739,28 @@ def _docs(args) -> int:
     return docs_command(args)
 
 
+def add_plugins(sub, fmt):
+    p = sub.add_parser("plugins", help="list the variant plugins: loaded, and left out with the reason",
+                       formatter_class=fmt, description="""\
+Lists every variant plugin installed (the entry point group
+doublecheck.variants): the variant ids each one brought, and each one left
+out with the reason (its entry point, descriptor, package, rules class or
+first use failed, or a file of its catalogue or cases has a problem). A
+plugin left out costs only itself: every other variant works. Exit status:
+0 every plugin is in use, 1 one was left out (doublecheck docs plugins).""",
+                       epilog="""\
+examples:
+  doublecheck plugins
+  doublecheck plugins --json
+""")
+    add_json_option(p)
+    add_cases_dir_option(p)
+    p.set_defaults(handler=on_demand("doublecheck.plugins", "plugins_command"))
+
+
 # Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.
 SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate, add_rules,
-               add_mutants, add_desk, add_docs]
+               add_mutants, add_desk, add_docs, add_plugins]
 
 
 class VersionAction(argparse.Action):

@@ -14,10 +14,14 @@ as its entry point, so the built-ins come through the same door as any
 plugin.  A plain source checkout with no installed metadata (or metadata of
 an older install) gets ``BUILTIN`` directly: the built-ins are always there.
 
-A plugin that cannot be used (its entry point fails to import or load, it
-names something that is not a Variant, its id is malformed or already
-taken, its rules class cannot be imported) is left out; ``plugin_problems()``
-says why, naming the plugin, and every other variant keeps working.  A rules
+A plugin that cannot be used (its entry point fails to import or load, raising
+anything at all, it names something that is not a Variant, a field of its
+descriptor has the wrong type, its id is malformed or already taken, its
+package or doc page is missing, its rules class cannot be imported, names
+itself otherwise, or fails or hangs on first use) is left out;
+``plugin_problems()`` says why, naming the plugin, ``plugin_entries()`` lists
+every plugin with what it loaded and left out (``doublecheck plugins``), and
+every other variant keeps working.  A rules
 module of a built-in variant is imported only when the variant is first asked
 for.
 """
@@ -90,58 +94,209 @@ class Variant:
 BUILTIN = tuple(Variant(name, target) for name, target in REGISTRY.items())
 
 
+FIRST_USE_SECONDS = 5.0     # a plugin's rules class must set up and list its start moves in this time
+MAX_DOC_BYTES = 1 << 20     # a plugin's doc page is read (and checked) up to this size
+DESCRIPTOR_TYPES = {        # what each field of a plugin's Variant may hold
+    "package": (str, type(None)), "cases": (str,), "doc": (str, type(None)),
+    "generator": (str, type(None)), "mutants": (str, type(None)),
+}
+
+
+@dataclass
+class PluginEntry:
+    """One entry point of the group, as ``doublecheck plugins`` shows it: who registered
+    it, the variant ids it brought, and for each one left out, why."""
+
+    name: str
+    target: str
+    loaded: list[str] = field(default_factory=list)
+    left_out: dict[str, str] = field(default_factory=dict)   # id (or the target) -> why
+
+
 class _Table:
-    """The variants found (built-in first, then plugins by entry point name) and the problems."""
+    """The variants found (built-in first, then plugins by entry point name) and the problems.
+
+    Every step that runs a plugin's code (loading its entry point, reading its descriptor,
+    importing its rules class and its package, the rules class's first use) is guarded by
+    ``guarded``: any exception, SystemExit and KeyboardInterrupt included, leaves that
+    plugin out with the reason, and nothing of it is half-registered."""
 
     def __init__(self):
         self.found: dict[str, Variant] = {}
         self.problems: list[str] = []
         self.failed: dict[str, str] = {}    # variant id -> why its plugin was left out
-        points = sorted(_entry_points(), key=lambda ep: (ep.value != _BUILTIN_TARGET, ep.name))
-        if not any(ep.value == _BUILTIN_TARGET for ep in points):
-            self._add_all(BUILTIN, None)    # a source checkout without installed metadata
+        self.entries: list[PluginEntry] = []
+        points = sorted(_entry_points(), key=lambda ep: (_target(ep) != _BUILTIN_TARGET, _ep_name(ep)))
+        if not any(_target(ep) == _BUILTIN_TARGET for ep in points):
+            self._add_all(BUILTIN, None, None)    # a source checkout without installed metadata
         for ep in points:
             self._load(ep)
 
     def _load(self, ep) -> None:
-        who = _plugin_name(ep)
-        try:
-            loaded = ep.load()
-        except Exception as e:  # any failure of someone else's package must not stop ours
-            self.problems.append(f"variant plugin {who}: cannot be loaded: {type(e).__name__}: {e}")
+        who, target = _plugin_name(ep), _target(ep)
+        builtin = target == _BUILTIN_TARGET
+        entry = None if builtin else PluginEntry(who, target)
+        if entry is not None:
+            self.entries.append(entry)
+        loaded, why = guarded(ep.load)
+        if why:
+            self._refuse(entry, who, target, f"cannot be loaded: {why}")
             return
         entries = (loaded,) if isinstance(loaded, Variant) else loaded
         if not isinstance(entries, (tuple, list)) or not all(isinstance(v, Variant) for v in entries):
-            self.problems.append(f"variant plugin {who}: {ep.value} is not a "
-                                 f"doublecheck.oracle.variants.Variant (or a list of them)")
+            self._refuse(entry, who, target, f"{target} is not a doublecheck.oracle.variants.Variant "
+                                             f"(or a list of them)")
             return
-        self._add_all(entries, None if ep.value == _BUILTIN_TARGET else who)
+        self._add_all(entries, None if builtin else who, entry)
 
-    def _add_all(self, entries, who) -> None:
+    def _refuse(self, entry, who, key, why) -> None:
+        self.problems.append(f"variant plugin {who}: {why}")
+        if entry is not None:
+            entry.left_out[key] = why
+
+    def _add_all(self, entries, who, entry) -> None:
         for variant in entries:
-            problem = self._problem(variant, who)
+            checked, problem = guarded(lambda: self._problem(variant, who))
+            problem = problem or checked
             if problem:
-                self.problems.append(f"variant plugin {who}: {problem}")
-                self.failed.setdefault(variant.id, problem)
+                vid = variant.__dict__.get("id")
+                key = vid if isinstance(vid, str) else quote(vid)
+                self._refuse(entry, who, key, problem)
+                if isinstance(vid, str):
+                    self.failed.setdefault(vid, problem)
             else:
                 self.found[variant.id] = Variant(**{**variant.__dict__, "plugin": who})
+                if entry is not None:
+                    entry.loaded.append(variant.id)
 
     def _problem(self, variant, who) -> str | None:
         """Why a variant cannot be registered (None: it can)."""
+        if not isinstance(variant.id, str) or not VARIANT_ID.match(variant.id):
+            return f"variant id {quote(variant.id)} is not lower-case words joined by '-'; left out"
         if variant.id in self.found:
             owner = self.found[variant.id].plugin or "doublecheck (built in)"
             return f"variant id {quote(variant.id)} is already registered by {owner}; left out"
-        if not isinstance(variant.id, str) or not VARIANT_ID.match(variant.id):
-            return f"variant id {quote(variant.id)} is not lower-case words joined by '-'; left out"
         if who is None:   # a built-in: imported when first asked for, if installed at all
             return None
-        try:
-            cls = variant.rules_class()
-        except Exception as e:
-            return f"the rules class of {variant.id} cannot be imported: {type(e).__name__}: {e}"
-        if getattr(cls, "name", None) != variant.id:
-            return f"the rules class of {variant.id} says its name is {quote(getattr(cls, 'name', None))}"
+        return _descriptor_problem(variant) or _package_problem(variant) or _rules_problem(variant)
+
+
+def guarded(step):
+    """(result, None) of ``step()``, or (None, why) when it raised anything at all: a plugin's
+    code may raise SystemExit or KeyboardInterrupt on import, and must not end the command."""
+    try:
+        return step(), None
+    except BaseException as e:  # noqa: BLE001 -- someone else's code: every failure is theirs
+        return None, f"{type(e).__name__}: {_said(e)}"
+
+
+def _said(e: BaseException) -> str:
+    try:
+        text = " ".join(str(e).split())
+        return text if len(text) <= 200 else text[:199] + "…"
+    except BaseException:  # noqa: BLE001 -- an exception whose text itself raises
+        return "(its message cannot be shown)"
+
+
+def _descriptor_problem(variant) -> str | None:
+    """A field of the descriptor of the wrong type."""
+    rules = variant.rules
+    if isinstance(rules, str):
+        if rules.count(":") != 1 or not all(rules.split(":")):
+            return f"the rules of {variant.id} should be 'module:Class', not {quote(rules)}"
+    elif not isinstance(rules, type):
+        return f"the rules of {variant.id} should be a class or 'module:Class', not {type(rules).__name__}"
+    for name, kinds in DESCRIPTOR_TYPES.items():
+        value = getattr(variant, name)
+        if not isinstance(value, kinds):
+            wanted = " or ".join("None" if k is type(None) else k.__name__ for k in kinds)
+            return f"the {name} of {variant.id} should be {wanted}, not {type(value).__name__}"
+    return None
+
+
+def _package_problem(variant) -> str | None:
+    """The package that holds the variant's files cannot be imported, or a file it names is missing."""
+    if variant.package is None:
         return None
+    tree, why = guarded(variant.case_tree)
+    if why:
+        return f"its package {quote(variant.package)} cannot be imported: {why}"
+    if not tree.is_dir():
+        return f"its case tree {tree} is not a folder"
+    if variant.doc is not None:
+        path = variant.doc_path()
+        try:
+            with open(path, "rb") as f:   # (a regular file only: no FIFO, no device)
+                if not _regular(f):
+                    return f"its doc page {path} is not a regular file"
+                f.read(MAX_DOC_BYTES + 1).decode("utf-8")
+        except OSError as e:
+            return f"its doc page {path} cannot be read: {e.strerror or e}"
+        except UnicodeDecodeError:
+            return f"its doc page {path} is not UTF-8 text"
+    return None
+
+
+def _regular(f) -> bool:
+    import os
+    import stat
+    return stat.S_ISREG(os.fstat(f.fileno()).st_mode)
+
+
+def _rules_problem(variant) -> str | None:
+    """The rules class cannot be imported, is no rules class, names itself otherwise, or
+    fails (or does not finish) its first use: set up, then list the start position's moves."""
+    from doublecheck.oracle.chess import Chess
+    cls, why = guarded(variant.rules_class)
+    if why:
+        return f"the rules class of {variant.id} cannot be imported: {why}"
+    if not isinstance(cls, type) or not issubclass(cls, Chess):
+        return f"the rules of {variant.id} is not a subclass of doublecheck.oracle.chess.Chess"
+    name, why = guarded(lambda: cls.name)
+    if why:
+        return f"the rules class of {variant.id} cannot say its name: {why}"
+    if name != variant.id:
+        return f"the rules class of {variant.id} says its name is {quote(name)}"
+    rules, why = _first_use(cls)
+    if why:
+        return f"the rules class of {variant.id} fails on first use: {why}"
+    _instances[variant.id] = rules
+    return None
+
+
+def _first_use(cls):
+    """(rules object, None) once ``cls`` has set up and listed its start moves, or (None, why).
+
+    It runs in a thread of its own, waited for at most FIRST_USE_SECONDS: a rules class that
+    loops is left out instead of hanging the command (its thread, a daemon, is abandoned)."""
+    import threading
+    done = {}
+
+    def use():
+        done["result"] = guarded(lambda: _used(cls))
+
+    worker = threading.Thread(target=use, name="plugin-first-use", daemon=True)
+    worker.start()
+    worker.join(FIRST_USE_SECONDS)
+    if "result" not in done:
+        return None, f"it did not finish within {FIRST_USE_SECONDS:g} s"
+    return done["result"]
+
+
+def _used(cls):
+    rules = cls()
+    rules.legal_moves(rules.start)
+    return rules
+
+
+def _ep_name(ep) -> str:
+    name = getattr(ep, "name", "")
+    return name if isinstance(name, str) else ""
+
+
+def _target(ep) -> str:
+    value = getattr(ep, "value", "")
+    return value if isinstance(value, str) else ""
 
 
 _BUILTIN_TARGET = "doublecheck.oracle.variants:BUILTIN"
@@ -154,7 +309,7 @@ def _entry_points():
         found = metadata.entry_points(group=VARIANT_GROUP)
     except Exception:   # broken metadata of some other distribution
         return []
-    return list({(ep.name, ep.value): ep for ep in found}.values())
+    return list({(_ep_name(ep), _target(ep)): ep for ep in found}.values())
 
 
 def _plugin_name(ep) -> str:
@@ -207,6 +362,11 @@ def plugins() -> list[Variant]:
 
 def plugin_problems() -> list[str]:
     return list(table().problems)
+
+
+def plugin_entries() -> list[PluginEntry]:
+    """Every plugin entry point found, with what it loaded and what it left out (and why)."""
+    return list(table().entries)
 
 
 def get(name: str, options=None):

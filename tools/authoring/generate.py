@@ -58,12 +58,12 @@ def _plugin_generator(variant):
     cannot be imported: the other generators still run)."""
     if variant.generator is None:
         return None
-    try:
-        return importlib.import_module(variant.generator)
-    except Exception as e:
+    from doublecheck.oracle.variants import guarded
+    module, why = guarded(lambda: importlib.import_module(variant.generator))
+    if why:  # (SystemExit and the like included: someone else's module must not end the command)
         print(f"warning: variant plugin {variant.plugin}: its generator {variant.generator} "
-              f"cannot be imported: {type(e).__name__}: {e}", file=sys.stderr)
-        return None
+              f"cannot be imported: {why}", file=sys.stderr)
+    return module
 
 
 def _home(cases_dir: Path, rel: str) -> Path:

@@ -51,6 +51,11 @@ class OwnOptions:
         return self.count if self.count is not None else (1 if self.seed is not None else 0)
 
     @property
+    def first_seed(self) -> int:
+        """The first game's seed: --seed as given (0 is a seed like any other), else 1."""
+        return 1 if self.seed is None else self.seed
+
+    @property
     def perft_depth(self) -> int:
         return self.depth if self.depth is not None else (DEFAULT_FEN_DEPTH if self.fen else 0)
 
@@ -58,7 +63,7 @@ class OwnOptions:
         """The command line that makes this file again."""
         words = ["doublecheck generate", f"--variant {self.variant}"]
         if self.games:
-            words += [f"--seed {self.seed or 1}", f"--count {self.games}"]
+            words += [f"--seed {self.first_seed}", f"--count {self.games}"]
         if self.perft_depth:
             words.append(f"--depth {self.perft_depth}")
         if self.fen:
@@ -66,7 +71,7 @@ class OwnOptions:
         return " ".join(words)
 
     def topic(self) -> str:
-        parts = [f"seed-{self.seed or 1}-games-{self.games}"] if self.games else []
+        parts = [f"seed-{self.first_seed}-games-{self.games}"] if self.games else []
         if self.perft_depth:
             where = hashlib.sha256(self.fen.encode()).hexdigest()[:8] if self.fen else "start"
             parts.append(f"perft-{self.perft_depth}-{where}")
@@ -89,7 +94,7 @@ def check(options: OwnOptions) -> None:
 def playout_cases(kit: Kit, options: OwnOptions) -> list:
     origin = {"fen": options.fen} if options.fen else {}
     cases = []
-    first = options.seed or 1
+    first = options.first_seed
     for game in range(first, first + options.games):
         line = random_game(options.variant, game, TURNS, options.fen)
         cases += kit.checkpoint_cases(game, line, EVERY, PLAYOUT_RULES, origin)

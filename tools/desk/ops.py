@@ -93,6 +93,28 @@ def rule_options() -> list[dict]:
             for o in options_data() if o["kind"] == "rule"]
 
 
+@lru_cache(maxsize=1)
+def warm_up() -> None:
+    """Every first-use set-up, done once before the desk serves: the variant plugins, each
+    variant's rules object and tables, the catalogue, and the modules each operation
+    imports on first use.  A request then imports nothing, so no per-request stop can land
+    inside an import and leave the import lock held (docs/desk.md, "Limits").  Once per
+    process (every server after the first finds it done)."""
+    hello()
+    catalogue()
+    for variant in api.VARIANTS:
+        for op in ("moves", "turns", "status", "fen", "position"):
+            try:
+                answer(op, {"variant": variant})
+            except Exception:  # noqa: BLE001 -- a plugin's fault is its own request's to report
+                pass
+    start = variants.get("chess")
+    first = start.move_text(start.start, start.legal_moves(start.start)[0])
+    answer("explain", {"variant": "chess", "move": first})
+    answer("pgn", {"variant": "chess", "moves": [first]})
+    answer("replay", {"pgn": f"1. {first} *"})
+
+
 # ------------------------------------------------------------ the request
 
 def line_of(request: dict):

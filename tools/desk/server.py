@@ -5,6 +5,8 @@ Routes (docs/desk.md has the fields):
 - ``GET /``: the page; ``GET /static/NAME``: its script, style sheet and icon;
 - ``GET /rules``: the rule catalogue as one HTML page (``/rules#ID`` is one rule);
 - ``GET /api/hello``: the protocol's hello, plus what the page needs;
+- ``GET /api/health``: the workers: how many are busy, for how long, and which
+  are stuck (busy past the time limit of an operation; also said on stderr);
 - ``POST /api/OP``: one operation of ``doublecheck.desk.ops`` (the protocol's
   moves, turns, play, status, fen; the desk's position, explain, replay, pgn)
   with a JSON object as the body.
@@ -29,9 +31,19 @@ Bounded work: ``WORKERS`` threads serve the connections, which wait their turn
 in a queue of ``QUEUE`` (a listen backlog of ``BACKLOG`` holds a burst before
 that); a connection that finds the queue full is answered 503 ``busy`` with
 a Retry-After at once.  An idle keep-alive connection gives its worker up
-when others wait.  Each operation runs under the time limit of ``doublecheck
-serve`` (``REQUEST_SECONDS``; ``harness.deadline``), and is stopped as soon as
-its client goes away.
+when others wait, and so does a connection whose request has been arriving
+for more than ``HURRY`` seconds (a slow or trickling client: answered 408),
+so slow clients cannot hold every worker.  Each operation runs under the time
+limit of ``doublecheck serve`` (``REQUEST_SECONDS``; ``harness.deadline``),
+and is stopped as soon as its client goes away.
+
+Nothing can wedge a worker: every first-use set-up (plugins, rules objects,
+the catalogue, the modules the operations import) is done before the first
+connection is accepted (``ops.warm_up``), so no request imports anything, and
+a stop never lands inside an import or a limit's own clean-up (``deadline``).
+A watchdog (``Watch``) says on stderr when a worker has been busy on one
+request for ``STUCK_MARGIN`` seconds past the operation time limit, and
+``/api/health`` shows it.
 """
 
 from __future__ import annotations
@@ -72,6 +84,9 @@ WORKERS = 16                # threads serving connections
 QUEUE = 256                 # accepted connections waiting for a worker; more are answered 503
 BACKLOG = 1024              # connections the system holds before they are accepted
 RETRY_AFTER = 1             # seconds a client turned away is asked to wait
+HURRY = 1.0                 # seconds a request may take to arrive while other connections wait
+STUCK_MARGIN = 5            # seconds past its operation's time limit before a busy worker counts as stuck
+WATCH_EVERY = 1.0           # seconds between two looks of the watchdog
 SLICE = 0.25                # seconds between two looks at the queue while a connection is idle
 WRITE_BUFFER = 64 * 1024    # an answer up to this size goes out in one write
 LINGER_SECONDS, LINGER_BYTES = 2, 4 * 1024 * 1024   # draining a refused body before closing
@@ -161,9 +176,11 @@ class DeskServer(HTTPServer):
 
     def __init__(self, host: str, port: int, verbose: bool = False, workers: int = WORKERS,
                  queue_size: int = QUEUE, read_timeout: float = READ_TIMEOUT,
-                 request_seconds: float = REQUEST_SECONDS):
+                 request_seconds: float = REQUEST_SECONDS, hurry: float = HURRY,
+                 stuck_after: float | None = None):
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        self.read_timeout, self.request_seconds = read_timeout, request_seconds
+        self.read_timeout, self.request_seconds, self.hurry = read_timeout, request_seconds, hurry
+        ops.warm_up()     # before any worker runs: no request ever imports or sets up anything
         super().__init__((host, port), Handler)
         self.loopback_only = is_loopback(host)
         self.verbose = verbose
@@ -172,10 +189,12 @@ class DeskServer(HTTPServer):
         self.lock = threading.Lock()
         self.waiting = queue.Queue(queue_size)
         self.turned_away = collections.deque()      # (closing time, socket) of 503 answers
+        self.watch = Watch(request_seconds + STUCK_MARGIN if stuck_after is None else stuck_after)
         self.workers = [threading.Thread(target=self.work, name=f"desk-worker-{i}", daemon=True)
                         for i in range(workers)]
         for worker in self.workers:
             worker.start()
+        threading.Thread(target=self.watch.run, name="desk-watchdog", daemon=True).start()
 
     # ------------------------------------------------ the pool
 
@@ -200,6 +219,7 @@ class DeskServer(HTTPServer):
             except Exception:  # noqa: BLE001  one connection's fault never stops a worker
                 self.handle_error(request, client_address)
             finally:
+                self.watch.idle()
                 self.shutdown_request(request)
 
     def turn_away(self, request):
@@ -229,7 +249,16 @@ class DeskServer(HTTPServer):
         while self.turned_away and self.turned_away[0][0] <= now:
             drain_and_close(self.turned_away.popleft()[1])
 
+    def health(self) -> dict:
+        """The workers as /api/health shows them."""
+        busy = self.watch.busy()
+        return {"workers": len(self.workers), "busy": len(busy), "waiting": self.waiting.qsize(),
+                "stuck_after": self.watch.stuck_after,
+                "stuck": [b for b in busy if b["seconds"] >= self.watch.stuck_after]}
+
     def server_close(self):
+        if hasattr(self, "watch"):              # (not when the address could not be bound)
+            self.watch.stop.set()
         super().server_close()
         if not hasattr(self, "workers"):        # (the address could not be bound)
             return
@@ -255,6 +284,43 @@ class DeskServer(HTTPServer):
         traceback.print_exc()
 
 
+class Watch:
+    """What each worker is busy with since when; ``run`` (a thread) says on stderr, once per
+    request, when a worker has been busy on one for ``stuck_after`` seconds or more."""
+
+    def __init__(self, stuck_after: float):
+        self.stuck_after = stuck_after
+        self.lock = threading.Lock()
+        self.doing: dict[str, tuple[float, str]] = {}    # worker name -> (since, what)
+        self.told: set = set()
+        self.stop = threading.Event()
+
+    def busy_with(self, what: str) -> None:
+        with self.lock:
+            self.doing[threading.current_thread().name] = (time.monotonic(), what)
+
+    def idle(self) -> None:
+        with self.lock:
+            self.doing.pop(threading.current_thread().name, None)
+
+    def busy(self) -> list[dict]:
+        now = time.monotonic()
+        with self.lock:
+            return [{"worker": name, "doing": what, "seconds": round(now - since, 3)}
+                    for name, (since, what) in sorted(self.doing.items())]
+
+    def run(self) -> None:
+        while not self.stop.wait(WATCH_EVERY):
+            with self.lock:
+                now, doing = time.monotonic(), dict(self.doing)
+            for name, (since, what) in doing.items():
+                if now - since >= self.stuck_after and (name, since) not in self.told:
+                    self.told.add((name, since))
+                    print(f"doublecheck desk: {name} has been busy with {what} for "
+                          f"{now - since:.0f} s (stuck; GET /api/health shows the workers)",
+                          file=sys.stderr, flush=True)
+
+
 def drain_and_close(sock):
     try:
         sock.setblocking(False)
@@ -270,9 +336,10 @@ class TooSlow(Exception):
 
     code = REQUEST_TIMEOUT
 
-    def __init__(self, seconds: float):
+    def __init__(self, seconds: float, others: bool = False):
         self.message = (f"the request did not arrive within {seconds:g} seconds (headers "
-                        f"and body together); the connection is closed")
+                        f"and body together){' while other clients waited' if others else ''}; "
+                        f"the connection is closed")
         super().__init__(self.message)
 
 
@@ -285,7 +352,9 @@ class RequestReader(io.RawIOBase):
     deadline of the request under way (headers and body together, ``Handler.deadline``),
     however the client spaces its bytes, in slices of ``SLICE`` seconds so that a kept
     connection with no request under way gives its worker up when others wait (a new
-    connection has its whole time: its first request may be on the way)."""
+    connection has its whole time: its first request may be on the way), and a
+    request still arriving after the server's ``hurry`` seconds gives it up too when
+    others wait (a trickling client: answered 408, or dropped if it sent nothing)."""
 
     def __init__(self, handler):
         super().__init__()
@@ -301,6 +370,11 @@ class RequestReader(io.RawIOBase):
             if left <= 0:
                 handler.close_connection = True
                 raise TooSlow(handler.server.read_timeout)
+            if handler.server.read_timeout - left > handler.server.hurry and handler.server.others_waiting():
+                handler.close_connection = True
+                if not handler.started:
+                    raise ConnectionAbortedError("a silent connection gives way") from None
+                raise TooSlow(handler.server.hurry, others=True)
             self.sock.settimeout(min(left, SLICE))
             try:
                 count = self.sock.recv_into(buffer)
@@ -378,6 +452,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(200, body, CONTENT_TYPES[ext], head)
             if path == "/rules":
                 return self.send(200, self.server.rules_html(), CONTENT_TYPES[".html"], head)
+            if path == "/api/health":
+                return self.send_json(200, {"ok": True, **self.server.health()}, head)
             if path == "/api/hello":
                 hello = dict(ops.hello())
                 hello["desk"] = dict(hello["desk"], max_body=MAX_BODY)
@@ -394,8 +470,8 @@ class Handler(BaseHTTPRequestHandler):
         try:
             try:
                 self.check_host()
-                if not path.startswith("/api/") or path == "/api/hello":
-                    raise DeskError(METHOD_NOT_ALLOWED if path in ("/", "/rules", "/api/hello")
+                if not path.startswith("/api/") or path in ("/api/hello", "/api/health"):
+                    raise DeskError(METHOD_NOT_ALLOWED if path in ("/", "/rules", "/api/hello", "/api/health")
                                     else NOT_FOUND, f"POST {path}: the operations are at /api/OP")
             except DeskError:
                 self.skip_body()
@@ -416,6 +492,7 @@ class Handler(BaseHTTPRequestHandler):
     def run(self, op: str, request: dict) -> dict:
         """``ops.answer`` under the time limit of ``doublecheck serve``, stopped as soon as
         the client goes away."""
+        self.server.watch.busy_with(f"POST /api/{op}")
         try:
             with time_limit_unless_gone(self.server.request_seconds, self.client_gone):
                 return ops.answer(op, request)
@@ -550,7 +627,7 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True        # a kept connection gives its worker up to them
         if status == 405:
             self.send_header("Allow", "GET, HEAD" if not self.path.startswith("/api/")
-                             or self.path == "/api/hello" else "POST")
+                             or self.path in ("/api/hello", "/api/health") else "POST")
         if self.close_connection:
             self.send_header("Connection", "close")
         self.end_headers()

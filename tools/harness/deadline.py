@@ -39,6 +39,15 @@ exception as "Exception ignored" and the interrupted code runs on. The next
 raise stops it. (A raise that lands in the code's own clean-up on the way out
 only replaces one ``TimeLimitExceeded`` by another.)
 
+Where a stop never lands: in the clean-up of a limit (entering and leaving the
+``with`` block, where a stop would escape with the timer still set), and in
+code that holds a lock a stop would leave held: Python's import machinery
+(the import lock; a stopped import blocks every later import in every
+thread) and ``threading``'s own lock handling.  A stop that comes due there
+is postponed (``_interruptible``): the alarm rings again every ``AGAIN``
+seconds and the watchdog asks again, and the stop lands as soon as that code
+has returned.
+
 ``TimeLimitExceeded`` derives from ``BaseException``, like
 ``KeyboardInterrupt``, so an engine's own ``except Exception:`` does not
 swallow it. A limit of ``None``, zero, a negative or a non-finite number means
@@ -51,6 +60,7 @@ from __future__ import annotations
 
 import math
 import signal
+import sys
 import threading
 import time
 from contextlib import nullcontext
@@ -146,9 +156,13 @@ class _Limit:
         self.seconds = seconds
         self.own = _stop_class(seconds)
 
+    due = False   # a stop came due while the limit was being armed (and was postponed)
+
     def __enter__(self):
         try:
             self._arm()
+            if self.due:   # the limit ran out while entering: the block does not start
+                raise self.own()
             return self
         except BaseException:
             _despite_own_stops(self._clean_up, self.own)
@@ -176,8 +190,11 @@ class _Alarm(_Limit):
         signal.setitimer(signal.ITIMER_REAL, max(self.seconds, 1e-6), AGAIN)
 
     def _ring(self, signum, frame):
-        if self.armed:  # (it stays armed: the timer rings AGAIN until the block is left)
+        # (it stays armed: the timer rings AGAIN until the block is left, so a stop
+        # postponed here lands at a later ring)
+        if self.armed and _interruptible(frame):
             raise self.own()
+        self.due = self.armed
 
     def _clean_up(self) -> None:
         if self.inner is not None:
@@ -255,8 +272,9 @@ class _Watchdog(_Limit):
             with self.lock:
                 if not self.armed:
                     return
-                self.fired = True
-                _RAISE_IN(self.target, self.own)
+                if _interruptible(sys._current_frames().get(self.target)):
+                    self.fired = True
+                    _RAISE_IN(self.target, self.own)
             if self.disarmed.wait(AGAIN):
                 return
 
@@ -267,3 +285,28 @@ class _Watchdog(_Limit):
             if self.fired:
                 self.fired = False
                 _RAISE_IN(self.target, None)  # withdraw a stop not raised yet
+
+
+# Code a stop must not interrupt (module docstring, "Where a stop never lands"): the limits'
+# own entering and leaving, by code object, and the import machinery, anywhere on the stack
+# (the import lock is held from the outermost import frame on); threading's lock handling
+# only as the running frame (every thread's stack starts in threading's own frames).
+_QUIET_CODES = frozenset(f.__code__ for f in (
+    _Limit.__enter__, _Limit.__exit__, _despite_own_stops, _Alarm._arm, _Alarm._clean_up,
+    _Watchdog._arm, _Watchdog._clean_up))
+_QUIET_MODULES = frozenset({"importlib._bootstrap", "importlib._bootstrap_external"})
+_QUIET_WHEN_RUNNING = frozenset({"threading"})
+DEEPEST = 1000   # frames looked at; a stack deeper than this is taken as interruptible
+
+
+def _interruptible(frame) -> bool:
+    """Whether a stop may land in the code running ``frame`` (None: the thread is gone)."""
+    if frame is None or frame.f_globals.get("__name__") in _QUIET_WHEN_RUNNING:
+        return False
+    for _ in range(DEEPEST):
+        if frame is None:
+            return True
+        if frame.f_code in _QUIET_CODES or frame.f_globals.get("__name__") in _QUIET_MODULES:
+            return False
+        frame = frame.f_back
+    return True

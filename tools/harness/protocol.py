@@ -41,7 +41,7 @@ import json
 from functools import lru_cache
 from itertools import islice
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 
 from doublecheck.casefiles import schema as packaged_schema
 from doublecheck.harness.deadline import Deadline
@@ -68,14 +68,20 @@ def _schema() -> dict:
     return packaged_schema("protocol.schema.json")
 
 
+# Every number of the protocol is an integer, and an integer is a JSON number without a
+# fraction or exponent: 20.0 is no perft count (JSON Schema itself counts 20.0 an integer).
+StrictValidator = validators.extend(Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda checker, value: type(value) is int))
+
+
 @lru_cache(maxsize=None)
 def validator(kind: str) -> Draft202012Validator:
     """A validator for one message kind of the protocol schema (``moves-response``, ``request``...)."""
     schema = _schema()
     if kind not in schema["$defs"]:
         raise KeyError(f"no message kind {kind!r} in protocol.schema.json")
-    return Draft202012Validator({"$schema": schema["$schema"], "$ref": f"#/$defs/{kind}",
-                                 "$defs": schema["$defs"]})
+    return StrictValidator({"$schema": schema["$schema"], "$ref": f"#/$defs/{kind}",
+                            "$defs": schema["$defs"]})
 
 
 def problems(kind: str, message) -> list[str]:
@@ -323,7 +329,7 @@ class Client:
             self._note_noise([raw])
             raw = self.process.read_line(deadline, max_line)
         answer = self._parse(raw)
-        if answer.get("id") != rid or isinstance(answer.get("id"), bool):
+        if answer.get("id") != rid or type(answer.get("id")) is not type(rid):
             failure = self.process.failure(PROTOCOL_ERROR, f"the answer has id {_shown_id(answer)}, "
                                            f"{self._which(answer.get('id'), rid)}; the request had "
                                            f"id {rid!r}")
@@ -353,9 +359,10 @@ class Client:
 
     def _parse(self, raw: bytes) -> dict:
         """One answer line as a JSON object: strict JSON (no NaN or Infinity, which the JSON
-        report could not carry) nested at most MAX_JSON_DEPTH deep; a protocol error if not."""
+        report could not carry; no key twice in one object, which readers take differently)
+        nested at most MAX_JSON_DEPTH deep; a protocol error if not."""
         try:
-            answer = loads(raw.decode("utf-8"), parse_constant=_not_json)
+            answer = loads(raw.decode("utf-8"), parse_constant=_not_json, object_pairs_hook=_once_each)
         except (UnicodeDecodeError, ValueError, RecursionError) as e:
             why = "nested too deeply" if isinstance(e, RecursionError) else clip(str(e), 200)
             raise self.process.failure("protocol-error",
@@ -390,3 +397,13 @@ class Client:
                                        "output must answer a request already sent")
         failure.doubts = self.last_id   # the engine writes lines nobody asked for: its last answer too
         raise failure
+
+
+def _once_each(pairs) -> dict:
+    """A JSON object whose keys are all different (json's object_pairs_hook)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise ValueError(f"the key {clip(repr(twice), 60)} appears twice in one object")
+    return out

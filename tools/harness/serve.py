@@ -14,6 +14,12 @@ what the client sent.
 
 With ``--option NAME=VALUE`` the oracle plays under those rule options and
 its hello declares them (docs/options.md); an adapter's hello declares them.
+
+First-use set-up (the variant plugins, each variant's rules object and move
+tables, the modules an operation imports on demand) is done once by
+``warm_up`` before the first line is read, outside any request's budget: a
+budget too short for the set-up would otherwise stop it on every request, and
+a stop inside an import would be postponed there anyway (``deadline``).
 """
 
 from __future__ import annotations
@@ -130,6 +136,7 @@ def serve(adapter=None, stdin=None, stdout=None, max_line: int = MAX_LINE,
 
     adapter = adapter or OracleAdapter()
     claims = check_claims(adapter.hello(), type(adapter).__name__)
+    warm_up(adapter, claims)
     stdin = stdin or sys.stdin.buffer
     stdout = stdout or sys.stdout.buffer
     while True:
@@ -160,6 +167,34 @@ class Announcing:
 
     def handle(self, request: dict) -> dict:
         return self.adapter.handle(request)
+
+
+def warm_up(adapter, claims: dict) -> None:
+    """The oracle's first-use set-up, for every variant the engine claims, before any budget
+    runs (an adapter of someone else's is asked nothing before its first request)."""
+    from doublecheck.harness.engines import OracleAdapter
+
+    known = variants.VARIANT_NAMES
+    if not isinstance(adapter, OracleAdapter):
+        return
+    try:  # (bounded: a plugin's rules that loop here must not keep the server from starting)
+        with time_limit(WARM_UP_SECONDS):
+            for name in claims["variants"]:
+                for op in ("moves", "turns", "status", "perft") if name in known else ():
+                    _quietly(adapter.handle, {"op": op, "variant": name, "depth": 1})
+    except TimeLimitExceeded:
+        pass
+
+
+WARM_UP_SECONDS = 30
+
+
+def _quietly(handle, request) -> None:
+    """One warm-up request; its failure is left to the real request of that kind to report."""
+    try:
+        handle(request)
+    except Exception:  # noqa: BLE001
+        pass
 
 
 def serve_command(adapter_spec: str | None = None, budget: float | None = DEFAULT_BUDGET,

@@ -28,6 +28,7 @@ the tasks without a count are submitted again (at most ``RETRIES`` times).
 from __future__ import annotations
 
 import concurrent.futures as cf
+import re
 import signal
 import time
 from concurrent.futures.process import BrokenProcessPool
@@ -36,7 +37,7 @@ from doublecheck.oracle import variants
 from doublecheck.perft.cache import DEFAULT_HASH_MB, Counter, Table
 from doublecheck.perft.split import plan
 from doublecheck.progress import Progress
-from doublecheck.oracle.errors import CLUSTER_UNAVAILABLE, WORKERS_LOST
+from doublecheck.oracle.errors import CLUSTER_UNAVAILABLE, INVALID_REQUEST, WORKERS_LOST
 
 TASKS_PER_WORKER = 16   # the split goes deep enough for this many distinct subtrees (and chunks) per worker
 LEAF_PLIES = 2          # the pools' split leaves this many plies to each task (when the frontier allows)
@@ -109,11 +110,36 @@ class LocalProcesses:
         self.pool.shutdown(wait=not abort, cancel_futures=True)
 
 
+SCHEDULER_ADDRESS = re.compile(r"^(tcp://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]{0,252}))"
+                               r":([1-9][0-9]{0,4})$")
+
+
+def scheduler_problem(address) -> str | None:
+    """Why ``address`` is no Dask scheduler address this tool can use (None: it is one).
+
+    Only plain TCP (``tcp://HOST:PORT`` or ``HOST:PORT``): a scheme of another transport
+    (``tls://`` needs certificates, ``inproc://`` is another process's memory, ``http://`` is
+    the dashboard) is refused at once, before Dask is imported or anything connects; Dask
+    would otherwise try it for its whole connect timeout."""
+    if not isinstance(address, str) or len(address) > 300:
+        return "a scheduler address is tcp://HOST:PORT"
+    match = SCHEDULER_ADDRESS.match(address)
+    if match is None or not 1 <= int(match.group(4)) <= 65535:
+        scheme = address.split("://", 1)[0] if "://" in address else None
+        why = (f"the scheme {scheme!r} is not one this tool speaks" if scheme and scheme != "tcp"
+               else "it is not HOST:PORT with a port from 1 to 65535")
+        return f"{address!r} is no scheduler address: {why}; give tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"
+    return None
+
+
 class DaskCluster:
     """The workers of a running Dask scheduler (``pip install 'doublecheck-chess[cluster]'``)."""
 
     def __init__(self, address: str, timeout: float | None = None):
         timeout = CONNECT_TIMEOUT if timeout is None else timeout
+        problem = scheduler_problem(address)
+        if problem:
+            raise PerftError(INVALID_REQUEST, problem)
         try:
             from distributed import Client
         except ImportError:

@@ -140,11 +140,10 @@ def _load_variant_modules():
     from doublecheck.oracle import variants
     for variant in variants.plugins():
         if variant.mutants is not None:
-            try:
-                load_entries(importlib.import_module(variant.mutants))
-            except Exception as e:
+            _, why = variants.guarded(lambda: load_entries(importlib.import_module(variant.mutants)))
+            if why:  # (SystemExit and the like included: the other mutants still run)
                 print(f"warning: variant plugin {variant.plugin}: its mutants {variant.mutants} "
-                      f"cannot be imported: {type(e).__name__}: {e}", file=sys.stderr)
+                      f"cannot be imported: {why}", file=sys.stderr)
 
 
 _load_variant_modules()
