@@ -346,3 +346,19 @@ def test_the_record_says_which_cases_are_asked_of_the_oracle(tmp_path):
     assert declared.plan(costly).skip == ("its answer under draws=automatic is not recorded: "
                                           "too many nodes to count again")
     assert declared.plan(unlisted).case is unlisted and declared.plan(unlisted).note is None
+
+
+def test_the_desk_starts_under_its_option_over_http():
+    """``doublecheck desk --option``: the hello names the options the page starts under; a
+    request says its own ``options`` (none: the defaults), and an unknown one is refused."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from desk_support import fetch, running_desk
+    repeat = {"variant": "chess", "moves": ["g1f3", "g8f6", "f3g1", "f6g8"] * 2}
+    with running_desk(options={"draws": "automatic"}) as base:
+        status, _, hello = fetch(base + "/api/hello")
+        assert status == 200 and hello["desk"]["start_options"] == {"draws": "automatic"}
+        _, _, plain = fetch(base + "/api/status", repeat)
+        _, _, under = fetch(base + "/api/status", {**repeat, "options": {"draws": "automatic"}})
+        assert plain["status"]["over"] is False and under["status"]["reason"] == "threefold-repetition"
+        status, _, refused = fetch(base + "/api/status", {**repeat, "options": {"draws": "x"}})
+        assert status == 400 and refused["error"]["code"] == "unknown-option"

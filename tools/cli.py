@@ -696,6 +696,7 @@ examples:
   doublecheck desk --port 0              any free port (the address is printed)
   doublecheck desk --open                also open the page in the browser
   doublecheck desk --host 0.0.0.0        every interface: other machines can use it
+  doublecheck desk --option draws=automatic   the page starts under a house rule
 """)
     p.add_argument("--port", type=port_number, default=DESK_PORT,
                    help="TCP port (default: %(default)s; 0: any free port)")
@@ -703,11 +704,13 @@ examples:
                    help="address to listen on (default: %(default)s, this machine only)")
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
     p.add_argument("--verbose", action="store_true", help="log every request on stderr")
+    add_option_option(p, "open the page with this rule option chosen under House rules")
     p.set_defaults(handler=lambda args: _desk(args))
 
 
 def _desk(args) -> int:
     from doublecheck.desk.server import desk_command
+    args.declared = declared_options(args)   # refused before the server starts when unknown
     return desk_command(args)
 
 

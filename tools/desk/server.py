@@ -177,7 +177,8 @@ class DeskServer(HTTPServer):
     def __init__(self, host: str, port: int, verbose: bool = False, workers: int = WORKERS,
                  queue_size: int = QUEUE, read_timeout: float = READ_TIMEOUT,
                  request_seconds: float = REQUEST_SECONDS, hurry: float = HURRY,
-                 stuck_after: float | None = None):
+                 stuck_after: float | None = None, options: dict | None = None):
+        self.options = dict(options or {})   # the rule options the page starts under (--option)
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
         self.read_timeout, self.request_seconds, self.hurry = read_timeout, request_seconds, hurry
         ops.warm_up()     # before any worker runs: no request ever imports or sets up anything
@@ -456,7 +457,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send_json(200, {"ok": True, **self.server.health()}, head)
             if path == "/api/hello":
                 hello = dict(ops.hello())
-                hello["desk"] = dict(hello["desk"], max_body=MAX_BODY)
+                hello["desk"] = dict(hello["desk"], max_body=MAX_BODY,
+                                     start_options=self.server.options)
                 return self.send_json(200, {"ok": True, **hello}, head)
             if path.startswith("/api/"):
                 raise DeskError(METHOD_NOT_ALLOWED, f"{path} takes POST with a JSON body")
@@ -681,7 +683,8 @@ class Handler(BaseHTTPRequestHandler):
 def desk_command(args) -> int:
     """Serve the desk until Ctrl-C (or SIGTERM); exit status 0."""
     try:
-        server = DeskServer(args.host, args.port, verbose=args.verbose)
+        server = DeskServer(args.host, args.port, verbose=args.verbose,
+                            options=getattr(args, "declared", None))
     except OSError as e:
         hint = " (choose another with --port, or --port 0 for any free port)" \
             if getattr(e, "errno", None) == 98 else ""

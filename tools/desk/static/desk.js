@@ -26,6 +26,7 @@ const desk = {
   figures: {},      // each piece as a small picture (from the server's hello)
   options: {},      // declared rule options the line is played under (docs/options.md)
   optionList: [],   // the rule options the server offers (from its hello)
+  startOptions: {}, // the options the page starts under (doublecheck desk --option)
 };
 
 class DeskError extends Error {
@@ -803,7 +804,8 @@ async function loadPgn() {
 function openGame(index) {
   const game = desk.games[index];
   desk.replay = index;
-  return show({variant: game.variant, fen: game.fen, line: game.moves, at: 0, options: {}});
+  return show({variant: game.variant, fen: game.fen, line: game.moves, at: 0,
+    options: Object.assign({}, desk.startOptions)});
 }
 
 // ---------------------------------------------------------------- steps
@@ -838,6 +840,8 @@ async function start() {
     const hello = await call("hello");
     desk.figures = hello.desk.figures || {};
     desk.optionList = hello.desk.options || [];
+    desk.startOptions = hello.desk.start_options || {};   // doublecheck desk --option
+    desk.options = Object.assign({}, desk.startOptions);
     const choose = $("variant");
     for (const id of hello.variants) {
       const option = document.createElement("option");
@@ -850,7 +854,7 @@ async function start() {
   }
   $("variant").addEventListener("change", (e) => {
     desk.replay = null;
-    show({variant: e.target.value, fen: null, line: [], at: 0, options: {}});
+    show({variant: e.target.value, fen: null, line: [], at: 0, options: Object.assign({}, desk.startOptions)});
   });
   $("start").addEventListener("click", () => {
     desk.replay = null;
