@@ -323,6 +323,8 @@ examples:
   doublecheck run --engine "./my-engine --protocol" --timeout 5 --jobs 4
   doublecheck run --adapter my_adapter:Adapter --xfail known-failures.txt
   doublecheck run --engine "doublecheck serve" --junit report.xml --format markdown
+  doublecheck run --list --variant chess --quick   the ids a run would select, without running
+  doublecheck run --list --json -                  the same as JSON (id, variant, op, file, rules)
 """)
     p.add_argument("patterns", nargs="*", metavar="PATTERN",
                    help="case id glob (chess/castling/*); a plain prefix selects everything below it")
@@ -367,6 +369,9 @@ examples:
     p.add_argument("--write-xfail", metavar="FILE",
                    help="write the current failures as an xfail file (refuses to replace a file)")
     p.add_argument("--force", action="store_true", help="let --write-xfail replace an existing file")
+    p.add_argument("--list", action="store_true",
+                   help="print the ids of the selected cases, one a line, and run nothing; with "
+                        "--json FILE write them as JSON instead ('-': on stdout)")
     add_quiet_option(p)
     p.set_defaults(handler=run_handler)
 
@@ -376,12 +381,15 @@ def run_handler(args) -> int:
     from doublecheck.harness.runner import RunOptions, run_command
 
     timeout = args.timeout if args.timeout > 0 else None
+    if args.list and (args.write_xfail or args.junit or args.html):
+        raise UsageError("--list runs nothing, so it writes no report: only --json FILE goes with it",
+                         "doublecheck run")
     options = RunOptions(
         cases_dir=args.cases_dir, variant=args.variant, rule=args.rule, patterns=tuple(args.patterns),
         max_nodes=args.max_nodes, timeout=timeout, jobs=args.jobs, give_up=args.give_up,
         fmt=args.format, files={name: getattr(args, name) for name in REPORT_FILES if getattr(args, name)},
         xfail_file=args.xfail, write_xfail=args.write_xfail, force=args.force, quiet=args.quiet,
-        deep=args.deep)
+        deep=args.deep, list_only=args.list)
     return run_command(options, spec=engine_spec(args.engine, args.adapter, timeout))
 
 
@@ -650,6 +658,61 @@ def _desk(args) -> int:
     return desk_command(args)
 
 
+def add_example(sub, fmt):
+    from doublecheck.templates import TEMPLATES
+
+    listing = "\n".join(f"  {name:8} {t.summary}" for name, t in TEMPLATES.items())
+    p = sub.add_parser("example", help="write a starting point for your engine (Node.js, Python, CI)",
+                       formatter_class=fmt, description=f"""\
+Writes a template from the installed package into DIR (made if missing), then
+prints the commands to run there. Each template passes the chess cases it
+claims as it is; replace the part that plays chess with your engine. An
+existing file is never replaced without --force.
+
+templates:
+{listing}""",
+                       epilog="""\
+examples:
+  doublecheck example --list
+  doublecheck example node my-engine       then: cd my-engine && npm ci
+  doublecheck example python my-engine     then: doublecheck run --adapter my_adapter:MyAdapter
+  doublecheck example ci my-engine         the README's CI recipe, with its workflow file
+""")
+    p.add_argument("name", nargs="?", choices=tuple(TEMPLATES), metavar="NAME",
+                   help=f"the template: {', '.join(TEMPLATES)}")
+    p.add_argument("dir", nargs="?", metavar="DIR", help="the folder to write it to")
+    p.add_argument("--list", action="store_true", help="list the templates")
+    p.add_argument("--force", action="store_true", help="replace files DIR already has")
+    p.set_defaults(handler=on_demand("doublecheck.templates", "example_command"))
+
+
+def add_export(sub, fmt):
+    p = sub.add_parser("export", help="write the case tree and its schemas for another language's test runner",
+                       formatter_class=fmt, description="""\
+Writes the case tree (every variant, or --variant's), the rule catalogue, the
+JSON Schemas and a page on reading them (README.md: what to compare, how FENs
+compare as positions, which fields are optional) into DIR, for a test runner
+that reads the JSON files itself (vitest, cargo test, go test) instead of
+running 'doublecheck run'. index.json says which version wrote it and how many
+cases each variant has. The files are the ones a run uses, checked as a run
+checks them; DIR must be empty or new (--force writes into it). --path prints
+where the installed tree is instead. More in: doublecheck docs vectors.""",
+                       epilog="""\
+examples:
+  doublecheck export vectors
+  doublecheck export vectors --variant chess
+  doublecheck export --path                    where the installed case tree and schemas are
+  doublecheck export mine --cases-dir mycases  a tree of your own (doublecheck docs own-cases)
+""")
+    p.add_argument("dir", nargs="?", metavar="DIR", help="the folder to write (new or empty)")
+    p.add_argument("--variant", metavar="V", help="only this variant's case files (the catalogue "
+                                                  "and schemas are always written)")
+    p.add_argument("--path", action="store_true", help="print where the case tree and schemas are")
+    p.add_argument("--force", action="store_true", help="write into a folder that is not empty")
+    add_cases_dir_option(p, "case tree to export")
+    p.set_defaults(handler=on_demand("doublecheck.vectors", "export_command"))
+
+
 def add_docs(sub, fmt):
     from doublecheck.manual import schemas
 
@@ -680,7 +743,7 @@ def _docs(args) -> int:
 
 # Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.
 SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate, add_rules,
-               add_mutants, add_desk, add_docs]
+               add_mutants, add_desk, add_example, add_export, add_docs]
 
 
 class VersionAction(argparse.Action):

@@ -88,6 +88,7 @@ class RunOptions:
     force: bool = False
     quiet: bool = False        # no progress on stderr
     deep: bool = False         # also the deep-tier cases (docs/perft.md)
+    list_only: bool = False    # --list: print the selection, run nothing (harness/listing.py)
 
 
 @dataclass
@@ -564,6 +565,9 @@ def run_command(options: RunOptions | None = None, engine=None, spec: EngineSpec
     spec = spec or EngineSpec(timeout=options.timeout)
     try:
         xfail, cases, problems, chosen = _prepare(options, err)
+        if options.list_only:
+            from doublecheck.harness.listing import list_cases
+            return list_cases(chosen, options, out)
         run = _execute(options, chosen, engine, spec, err)
     except _Stop as stop:
         return stop.code
