@@ -166,7 +166,7 @@ def test_rule_lookup(elsewhere):
     cwd, env = elsewhere
     proc = run(["doublecheck", "rules", "D4"], cwd, env=env)
     assert proc.returncode == 0 and proc.stdout.startswith("D4: ")
-    assert "double-move/" in proc.stdout   # the cases citing it, from the packaged tree
+    assert "\n  double-move: " in proc.stdout   # the cases citing it, from the packaged tree
 
 
 def test_the_installed_server_answers_a_bad_line_and_keeps_going(elsewhere):

@@ -235,8 +235,12 @@ def engine_command(text: str) -> str:
 
 
 def add_position_options(p, moves_help="space-separated moves played first (coordinates or SAN)"):
-    """--variant, --fen, --moves: the position every lookup starts from."""
+    """--variant, --fen (or the FEN as the command's argument), --moves: the position every
+    lookup starts from."""
     p.add_argument("--variant", default="chess", help="variant id (default: chess)")
+    p.add_argument("fen_words", nargs="*", metavar="FEN",
+                   help="the position, as --fen gives it (quoted or not: its fields are joined "
+                        "by spaces)")
     p.add_argument("--fen", help="position (default: the variant's start position)")
     p.add_argument("--moves", metavar='"M1 M2 ..."', help=moves_help)
 
@@ -552,8 +556,8 @@ def add_rules(sub, fmt):
                        formatter_class=fmt, description="""\
 Without an id, lists every rule and ruling id with its title and the variants
 it belongs to (--variant: only the rules of that variant). With an id, shows
-the rule's statement and source and the ids of the cases that test it (with
---variant, of that variant's cases).
+the rule's statement and source, then how many cases test it, per variant and
+case file (--cases lists their ids; --variant keeps that variant's cases).
 
 --matrix prints the coverage matrix instead: rule ids (rows) against variants
 (columns) with the number of cases citing each, then the state components
@@ -569,11 +573,15 @@ examples:
   doublecheck rules
   doublecheck rules --variant marseillais
   doublecheck rules G3
+  doublecheck rules DA-6 --cases               every case citing DA-6
   doublecheck rules FIDE-3.8.2 --json
   doublecheck rules --matrix
   doublecheck rules --matrix --variant double-move --json
 """)
     p.add_argument("id", nargs="?", help="a rule id (G3, FIDE-3.8.2, ...)")
+    p.add_argument("--cases", action="store_true",
+                   help="with an id: list the id of every case citing the rule (by default: how "
+                        "many, per variant and case file)")
     p.add_argument("--matrix", action="store_true",
                    help="print the coverage matrix; exit 1 when it has a gap or a thin cell")
     p.add_argument("--variant", metavar="V", action="append",
@@ -798,6 +806,18 @@ def known_error(e: Exception) -> tuple[str, str]:
     return INTERNAL_ERROR, f"{type(e).__name__}: {e}"
 
 
+def positional_fen(args) -> None:
+    """A lookup's FEN may be its argument, as in 'doublecheck moves FEN'; it is then --fen.
+    Both at once is a usage error, since one of them would be silently ignored."""
+    words = getattr(args, "fen_words", None)
+    if not words:
+        return
+    if args.fen is not None:
+        raise UsageError("give the FEN once: as the argument or with --fen, not both",
+                         f"doublecheck {args.command}")
+    args.fen = " ".join(words)
+
+
 def warn_about_plugins() -> None:
     """Say on stderr why a variant plugin was left out (the command goes on without it)."""
     from doublecheck.oracle import variants
@@ -815,6 +835,7 @@ def main(argv=None) -> int:
             return 0
         args = build_parser().parse_args(argv)
         as_json = getattr(args, "json", None) is True
+        positional_fen(args)
         warn_about_plugins()
         return args.handler(args)
     except UsageError as e:
