@@ -340,10 +340,25 @@ def test_the_readme_sets_up_in_a_virtual_environment_in_two_commands():
     """Debian's system Python refuses to install into itself: the README's first command makes
     a virtual environment, and set-up stays two commands (install and run; the tests)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    first, second = re.findall(r"```sh\n(.*?)```", text, re.S)[:2]
+    first, second = re.findall(r"<!-- checkout:[^>]*-->\s*```sh\n(.*?)```.*?```sh\n(.*?)```", text, re.S)[0]
     assert first.splitlines() == ["python3 -m venv .venv && . .venv/bin/activate && "
                                   "python3 -m pip install -e '.[test]' && doublecheck run"]
     assert second.splitlines() == ["python3 -m pytest"]
+
+
+def test_the_readme_opens_with_an_install_from_the_index_that_works(built, elsewhere):
+    """The README is the package index's page: it starts with the install from the index (run
+    here with the wheel just built standing in for the released package), before the checkout."""
+    wheel, _, _ = built
+    cwd, env = elsewhere
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert text.index("<!-- index-install:") < text.index("<!-- checkout:")
+    commands = [line.split("  #")[0].strip() for line in readme_commands("index-install")]
+    assert commands[0] == "python3 -m venv .venv && . .venv/bin/activate"   # the fixture's venv
+    for command in commands[1:]:
+        proc = run(as_installed(command, wheel), cwd, env=env)
+        assert proc.returncode == 0, (command, proc.stdout[-3000:], proc.stderr[-3000:])
+    assert (cwd / "my-engine" / "my_adapter.py").exists()
 
 
 def test_the_harness_doc_shows_the_same_ci_commands():
