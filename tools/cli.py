@@ -21,7 +21,8 @@ import shlex
 import sys
 
 from doublecheck.defaults import (CASES_PER_JOB, DESK_MAX_BODY, DESK_PORT, HASH_MB, MUTANTS_MAX_NODES,
-                                  QUICK_MAX_NODES, SERVE_BUDGET, SLOW_RATE, SLOW_TURN_RATE, TIMEOUT)
+                                  QUICK_MAX_NODES, SERVE_BUDGET, SLOW_RATE, SLOW_TURN_RATE, SPLIT_NODES,
+                                  TIMEOUT)
 from doublecheck.harness.report import REPORT_FILES, STDOUT_FORMATS
 from doublecheck.limits import (AUTO_JOBS_CAP, JOBS_AUTO, JOBS_PER_CORE, MAX_TIMEOUT, MIN_TIMEOUT, cpu_cores,
                                 max_jobs)
@@ -322,6 +323,9 @@ examples:
   doublecheck run --variant chess --max-nodes 200000
   doublecheck run --deep --max-nodes 20000000 --variant double-move-anul
                                                the deep perft tier too, up to 20 million nodes a case
+  doublecheck run --deep 'chess/generated-deep-perft/*' --jobs 2
+                                               chess perft 7 and the other deep chess counts, each
+                                               counted over two processes
   doublecheck run 'chess/castling/*' 'chess/en-passant/*'
   doublecheck run --rule FIDE-3.8.2
   doublecheck run --engine "./my-engine --protocol" --timeout 5 --jobs 4
@@ -360,7 +364,13 @@ examples:
                    help="run N engine processes in parallel (the oracle and adapters are then "
                         "run by N 'doublecheck serve' processes; default: auto, the usable cores up to "
                         f"{AUTO_JOBS_CAP}, one per {CASES_PER_JOB} selected cases; 1: this process "
-                        f"only); at most {JOBS_PER_CORE} per CPU core")
+                        f"only); at most {JOBS_PER_CORE} per CPU core. With --deep against the oracle, "
+                        f"each perft case of {SPLIT_NODES:,} nodes or more is then split over N "
+                        f"processes (auto: every usable core) and counted last")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --deep against the oracle: count each deep perft case on the Dask cluster "
+                        "whose scheduler is at ADDRESS instead of over --jobs local processes "
+                        "(needs 'doublecheck-chess[cluster]'; doublecheck docs perft)")
     p.add_argument("--give-up", type=count, default=5, metavar="N",
                    help="after N crashes or timeouts in a row, send that engine no more cases; "
                         "they are reported as errors (default: %(default)s; 0: never)")
@@ -393,7 +403,7 @@ def run_handler(args) -> int:
         max_nodes=args.max_nodes, timeout=timeout, jobs=args.jobs, give_up=args.give_up,
         fmt=args.format, files={name: getattr(args, name) for name in REPORT_FILES if getattr(args, name)},
         xfail_file=args.xfail, write_xfail=args.write_xfail, force=args.force, quiet=args.quiet,
-        deep=args.deep, list_only=args.list)
+        deep=args.deep, list_only=args.list, scheduler=args.scheduler)
     return run_command(options, spec=engine_spec(args.engine, args.adapter, timeout))
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from doublecheck.casefiles import CASES_DIR, case_ids, check_cases_dir, load_cases, schema, select, select_tier
+from doublecheck.harness import deepsplit
 from doublecheck.harness import report as reports
 from doublecheck.harness.compare import CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
@@ -89,6 +90,7 @@ class RunOptions:
     quiet: bool = False        # no progress on stderr
     deep: bool = False         # also the deep-tier cases (docs/perft.md)
     list_only: bool = False    # --list: print the selection, run nothing (harness/listing.py)
+    scheduler: str | None = None   # --scheduler: the Dask cluster the split deep cases use
 
 
 @dataclass
@@ -655,13 +657,20 @@ def _execute(options, chosen, engine, spec, err) -> Run:
                       quiet=options.quiet) as progress:
             keeper = reports.AnswerKeeper()   # one budget for the answers of the whole run
             workers = [Worker(e, claims, options, progress, tick, keeper) for e in engines]
+            wide = deepsplit.cases_to_split(chosen, options, spec, engine)   # counted over every job
+            rest = [c for c in chosen if id(c) not in {id(w) for w in wide}] if wide else chosen
             if len(workers) > 1:
-                results, interrupted = _parallel(chosen, workers)
+                results, interrupted = _parallel(rest, workers)
             else:
-                results, interrupted = _in_case_order(chosen, _sequential(cheap_first(chosen),
-                                                                          workers[0]))
+                results, interrupted = _in_case_order(rest, _sequential(cheap_first(rest), workers[0]))
             for worker in workers:
                 worker.finish()
+            if wide and not interrupted:
+                engines.append(deepsplit.split_engine(options, spec))
+                split = Worker(engines[-1], claims, options, progress, tick, keeper)
+                more, interrupted = _sequential(cheap_first(wide), split)
+                split.finish()
+                results, _ = _in_case_order(chosen, (results + more, interrupted))
     finally:
         _restore_sigterm(previous)
         for e in engines:
@@ -672,7 +681,7 @@ def _execute(options, chosen, engine, spec, err) -> Run:
     name = engines[0].name
     run = Run(results, [], name, spec.describe() if engine is None else name, claims=claims,
               selected=len(chosen), interrupted=interrupted, seconds=time.perf_counter() - clock,
-              started=started, jobs=len(engines), timeout=options.timeout)
+              started=started, jobs=len(workers), timeout=options.timeout)
     run.hints = speed_hints(run, options.max_nodes)
     return run
 
