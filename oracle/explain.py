@@ -70,11 +70,13 @@ class Refusal:
 
 class TurnEnd(NamedTuple):
     """Why a turn has fewer actions than the variant's most (``turn_end_reason``): the
-    rule that ends it, the concrete reason in words (no rule id in it), related ids."""
+    rule that ends it, the concrete reason in words (no rule id in it), related ids, and
+    whether most turns of the variant end so (the desk's move list marks only the others)."""
 
     rule: str
     words: str
     also: tuple = ()
+    usual: bool = False
 
 
 @dataclass

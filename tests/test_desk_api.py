@@ -192,7 +192,8 @@ def test_position_ends_the_turn_where_the_rules_end_it(desk):
     assert capture["line"][-1] == {"number": 2, "side": "white", "san": "exd5", "moves": ["e4d5"],
                                    "complete": True, "from": 4, "upto": 5, "actions": ["exd5"],
                                    "end": {"rule": "DA-5", "words": "move 1 exd5 captures",
-                                           "also": ["A1"], "title": ops.catalogue()["DA-5"]["title"]}}
+                                           "also": ["A1"], "title": ops.catalogue()["DA-5"]["title"],
+                                           "usual": False}}
     assert capture["line"][-2]["end"] is None                 # Black's two quiet moves: a full turn
     assert [s["state"] for s in capture["turn"]["slots"]] == ["next", "waiting"]
     # symmetric-monster (S4): a double-piece action is the first of two; a single move is a turn
@@ -203,6 +204,7 @@ def test_position_ends_the_turn_where_the_rules_end_it(desk):
     single = ok(desk, "position", {"variant": "symmetric-monster", "fen": SM_FEN, "moves": ["a2a3"]})
     assert not single["mid_turn"] and single["to_move"] == "black"
     assert single["line"][-1]["end"]["rule"] == "S4"
+    assert single["line"][-1]["end"]["usual"]          # most turns are single-piece moves
 
 
 def waiting_reasons(desk, body):

@@ -23,8 +23,11 @@ stepped to e1 (seed 004 rules 9 and 11, ruling S8: the drop may be the second
 double action, onto the square a double-pawn left).
 """
 
+import json
 import os
+import re
 import shutil
+from pathlib import Path
 
 import pytest
 from desk_support import MATE_FEN, Page, chromium, mate_by_clicks, running_desk
@@ -46,6 +49,7 @@ pytestmark = pytest.mark.skipif(
     reason=f"not installed: {', '.join(MISSING)} (Debian packages chromium and chromium-driver, "
            f"pip selenium from the test extra); CI runs these tests")
 
+DESK_JS = (Path(__file__).resolve().parent.parent / "tools" / "desk" / "static" / "desk.js").read_text()
 DC_FEN = "r7k6r/16/16/16/16/16/16/R7K6R w APap - 0 1"        # double-chess/castling/white-p-legal
 SM_FEN = "*p*p*p*p/rnbqkbnr/pppppppp/8/8/8/8/PPP2PPP/RNBK1BNR/*P1*P*P w kq - 0 1 Kk -"
 
@@ -272,6 +276,7 @@ def test_double_move_turn_with_and_without_the_double_move(browser, tmp_path):
     assert slots(browser, "last-slots") == [("first half", "e4", "played", None),
                                             ("second half", "left empty", "empty", "DM-ability")]
     assert "Double Move not used" in browser.text("last-turn")
+    assert reasons_in_line(browser) == []             # the usual turn of double-move: not marked
     # Black's turn now: its second half comes only if its first half opens the Double Move
     assert slots(browser) == [("first half", "to play now", "next", None),
                               ("second half", "only if the first half opens the Double Move", "waiting",
@@ -295,6 +300,7 @@ def test_symmetric_monster_drop_fills_one_action_slot(browser, tmp_path):
     browser.square("a7")
     browser.square("a6")                              # a single-piece move: a whole turn (S4)
     assert slots(browser, "last-slots")[1][2:] == ("empty", "S4")
+    assert reasons_in_line(browser) == []             # the usual turn: a single-piece move
     browser.screenshot(tmp_path / "drop-action.png")
     assert browser.console_errors() == []
 
@@ -392,7 +398,7 @@ def test_a_phone_screen_shows_the_whole_board_first(browser, tmp_path):
         board = driver.execute_script(
             "const r = document.querySelector('#board svg').getBoundingClientRect();"
             "return [r.left, r.top, r.right, r.bottom];")
-        facts = driver.execute_script("return document.getElementById('facts').getBoundingClientRect().top;")
+        facts = driver.execute_script("return document.getElementById('status').getBoundingClientRect().top;")
         assert view[2] == 0
         assert board[0] >= 0 and board[1] >= 0 and board[2] <= view[0] and board[3] <= view[1], (board, view)
         assert facts > board[3]                        # the panels come below the board
@@ -439,3 +445,66 @@ def test_house_rules_replay_the_line_under_an_option(browser, tmp_path):
     assert Select(browser.find('#options select[data-option="draws"]')).first_selected_option \
         .get_attribute("value") == "claims"
     assert browser.console_errors() == []
+
+
+def box(driver, css):
+    """[left, top, right, bottom] of the first element matching css, in viewport pixels."""
+    return driver.execute_script(
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+        "return [r.left, r.top, r.right, r.bottom];", css)
+
+
+def test_a_phone_shows_why_a_tap_is_refused_with_the_panel_and_status_on_screen(browser, tmp_path):
+    driver = browser.driver
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        browser.open("double-move")
+        browser.square("e2")
+        browser.square("e4")                          # a turn played: the last-turn row shows too
+        browser.square("e8")
+        browser.square("e6")                          # the king does not move two squares: refused
+        assert driver.execute_script("return window.scrollY;") == 0
+        assert browser.text("verdict").startswith("Not allowed: e8e6: a king does not move")
+        board = box(driver, "#board svg")
+        for css in ("#verdict", "#status", "#turn-panel"):
+            left, top, right, bottom = box(driver, css)
+            assert 0 <= left and right <= 390 and top >= board[3] - 1 and bottom <= 844, (css, top, bottom)
+        assert box(driver, "#verdict")[1] < box(driver, "#status")[1] < box(driver, "#turn-panel")[1]
+        browser.screenshot(tmp_path / "phone-refused.png")
+        browser.square("e7")
+        browser.square("e5")                          # a legal move clears the line
+        assert not browser.visible("verdict")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert browser.console_errors() == []
+
+
+def test_enter_in_the_fen_field_sets_the_position(browser):
+    from selenium.webdriver.common.keys import Keys
+    browser.open("chess")
+    field = browser.driver.find_element(browser.by.ID, "fen-input")
+    field.clear()
+    field.send_keys("7k/8/8/8/8/8/8/K7 w - - 0 1" + Keys.ENTER)
+    browser.idle()
+    assert browser.fen() == "7k/8/8/8/8/8/8/K7 w - - 0 1"
+    assert browser.piece("a1") == "K" and browser.piece("e1") is None
+
+
+RECORD_EXAMPLES = re.search(r"const RECORD_EXAMPLES = (\{.*?\});", DESK_JS, re.S)
+
+
+def test_the_record_box_shows_an_example_of_the_chosen_variant(browser):
+    browser.open()
+    for variant in json.loads(RECORD_EXAMPLES.group(1)):
+        browser.variant(variant)
+        shown = browser.find("#pgn-input").get_attribute("placeholder")
+        assert shown.startswith(f'[Variant "{variant}"]'), shown
+
+
+@pytest.mark.parametrize("variant, turns", json.loads(RECORD_EXAMPLES.group(1)).items())
+def test_each_record_example_is_legal_in_its_variant(variant, turns, tmp_path):
+    from doublecheck.cli import main
+    record = tmp_path / "example.pgn"
+    record.write_text(f'[Variant "{variant}"]\n\n{turns} *\n')
+    assert main(["replay", str(record)]) == 0

@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 VERSION = PYPROJECT["project"]["version"]
 DIST = "doublecheck_chess"   # the distribution's name (doublecheck-chess) as file names spell it
-ENGINE_PROJECT = ROOT / "tests" / "data" / "engine_project"
+ENGINE_PROJECT = ROOT / "examples" / "ci-engine"   # `doublecheck example ci` writes it
 
 
 def run(argv, cwd, timeout=600, **kwargs):
@@ -43,7 +43,8 @@ def test_every_package_folder_is_listed_in_pyproject():
         base = ROOT / folder
         for init in base.rglob("__init__.py"):
             rel = init.parent.relative_to(base)
-            found.add(".".join([package, *rel.parts]))
+            if all(part.isidentifier() for part in rel.parts):   # not a template's (ci-engine/tools)
+                found.add(".".join([package, *rel.parts]))
     assert found == listed
 
 
@@ -165,7 +166,7 @@ def test_rule_lookup(elsewhere):
     cwd, env = elsewhere
     proc = run(["doublecheck", "rules", "D4"], cwd, env=env)
     assert proc.returncode == 0 and proc.stdout.startswith("D4: ")
-    assert "double-move/" in proc.stdout   # the cases citing it, from the packaged tree
+    assert "\n  double-move: " in proc.stdout   # the cases citing it, from the packaged tree
 
 
 def test_the_installed_server_answers_a_bad_line_and_keeps_going(elsewhere):
@@ -317,7 +318,8 @@ def test_the_readme_ci_job_runs_in_an_engine_repository(built, elsewhere):
     wheel, _, _ = built
     cwd, env = elsewhere
     repo = cwd / "my-engine"
-    shutil.copytree(ENGINE_PROJECT, repo, ignore=shutil.ignore_patterns("__pycache__"))
+    proc = run(["doublecheck", "example", "ci", str(repo)], cwd, env=env)   # from the wheel
+    assert proc.returncode == 0, proc.stdout + proc.stderr
     env = dict(env, PATH=f"{env['PATH']}")
     for marker in ("ci-adopt", "ci-job"):
         for command in readme_commands(marker):
@@ -338,10 +340,25 @@ def test_the_readme_sets_up_in_a_virtual_environment_in_two_commands():
     """Debian's system Python refuses to install into itself: the README's first command makes
     a virtual environment, and set-up stays two commands (install and run; the tests)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    first, second = re.findall(r"```sh\n(.*?)```", text, re.S)[:2]
+    first, second = re.findall(r"<!-- checkout:[^>]*-->\s*```sh\n(.*?)```.*?```sh\n(.*?)```", text, re.S)[0]
     assert first.splitlines() == ["python3 -m venv .venv && . .venv/bin/activate && "
                                   "python3 -m pip install -e '.[test]' && doublecheck run"]
     assert second.splitlines() == ["python3 -m pytest"]
+
+
+def test_the_readme_opens_with_an_install_from_the_index_that_works(built, elsewhere):
+    """The README is the package index's page: it starts with the install from the index (run
+    here with the wheel just built standing in for the released package), before the checkout."""
+    wheel, _, _ = built
+    cwd, env = elsewhere
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert text.index("<!-- index-install:") < text.index("<!-- checkout:")
+    commands = [line.split("  #")[0].strip() for line in readme_commands("index-install")]
+    assert commands[0] == "python3 -m venv .venv && . .venv/bin/activate"   # the fixture's venv
+    for command in commands[1:]:
+        proc = run(as_installed(command, wheel), cwd, env=env)
+        assert proc.returncode == 0, (command, proc.stdout[-3000:], proc.stderr[-3000:])
+    assert (cwd / "my-engine" / "my_adapter.py").exists()
 
 
 def test_the_harness_doc_shows_the_same_ci_commands():
@@ -378,7 +395,8 @@ def test_the_pytest_plugin_from_the_installed_package(installed, elsewhere):
 
 
 def test_the_node_example_against_the_installed_package(elsewhere):
-    """examples/node-engine with the wheel's `doublecheck` (its packages from `npm ci`, which
+    """`doublecheck example node` from the wheel, run by the wheel's `doublecheck` (chess.js
+    from examples/node-engine's `npm ci`, which
     .ci/run installs; outside CI the test is skipped with the reason when they are missing)."""
     example = ROOT / "examples" / "node-engine"
     if shutil.which("node") is None or not (example / "node_modules" / "chess.js").is_dir():
@@ -387,7 +405,9 @@ def test_the_node_example_against_the_installed_package(elsewhere):
         pytest.skip("node or examples/node-engine/node_modules is missing (npm ci there)")
     cwd, env = elsewhere
     engine = cwd / "node-engine"
-    shutil.copytree(example, engine)
+    proc = run(["doublecheck", "example", "node", str(engine)], cwd, env=env)   # from the wheel
+    assert proc.returncode == 0 and not (engine / "node_modules").exists(), proc.stderr
+    (engine / "node_modules").symlink_to(example / "node_modules")   # what `npm ci` installs
     proc = run(["doublecheck", "run", "--engine", "node engine.js", "--variant", "chess", "--quick"],
                engine, env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]

@@ -30,7 +30,7 @@ def test_rules_for_one_variant(capsys):
     ids = [line.split()[0] for line in out.splitlines()]
     assert code == 0 and "D4" in ids and "G7" in ids
     assert not [i for i in ids if i.startswith(("M", "S", "DC-", "A"))]
-    code, out, _ = cli(capsys, "rules", "G7", "--variant", "chess")
+    code, out, _ = cli(capsys, "rules", "G7", "--variant", "chess", "--cases")
     cases = [line.strip() for line in out.split("Cases (")[1].splitlines()[1:]]
     assert code == 0 and cases and all(c.startswith("chess/") for c in cases)
     code, _, err = cli(capsys, "rules", "--variant", "shogi")

@@ -31,7 +31,13 @@ def pytest_in(folder, *args, timeout=300):
 
 
 def collected_ids(output: str) -> list[str]:
-    return [line for line in output.splitlines() if line and "/" in line and " " not in line]
+    return [line for line in output.splitlines() if line and "::" in line and " " not in line]
+
+
+def as_node_id(case_id: str) -> str:
+    """chess/castling/x -> chess/castling::x (the case file's node, then the case)."""
+    folder, name = case_id.rsplit("/", 1)
+    return f"{folder}::{name}"
 
 
 def test_the_plugin_is_off_unless_asked(project):
@@ -42,13 +48,56 @@ def test_the_plugin_is_off_unless_asked(project):
     assert "1 test collected" in proc.stdout
 
 
-def test_every_selected_case_is_an_item_named_by_its_case_id(project):
+def test_every_selected_case_is_an_item_under_its_case_file_and_co_counts_them(project):
+    (project / "test_own.py").write_text("def test_own():\n    pass\n")
     proc = pytest_in(project, "--collect-only", "-q", "--doublecheck-adapter", GOOD,
                      "--doublecheck-variant", "double-move")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     cases, _ = load_cases()
-    want = [c.id for c in select_cases(cases, "double-move")]
-    assert collected_ids(proc.stdout) == want
+    want = [as_node_id(c.id) for c in select_cases(cases, "double-move")]
+    assert collected_ids(proc.stdout) == ["test_own.py::test_own", *want]
+    assert f"{len(want) + 1} tests collected" in proc.stdout
+
+
+def test_a_printed_node_id_or_a_case_id_given_back_selects_those_cases_only(project):
+    (project / "test_own.py").write_text("def test_own():\n    pass\n")
+    first = pytest_in(project, "-q", "-p", "no:cacheprovider", "--doublecheck-adapter", WRONG,
+                      "--doublecheck-variant", "chess", "-k", "castling")
+    failed = [line.split()[1] for line in first.stdout.splitlines()
+              if line.startswith("FAILED ") and " - " in line]
+    assert len(failed) >= 2 and all("::" in f for f in failed), first.stdout
+    again = pytest_in(project, "-q", "-p", "no:cacheprovider", "--doublecheck-adapter", WRONG,
+                      failed[0], failed[1].replace("::", "/"), "chess/en-passant/black-captures-right-after")
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "2 failed, 1 passed" in again.stdout   # and not test_own.py
+    both = pytest_in(project, "-q", "-p", "no:cacheprovider", "--doublecheck-adapter", WRONG,
+                     failed[0], "test_own.py")
+    assert "1 failed, 1 passed" in both.stdout, both.stdout
+
+
+def test_a_case_argument_that_matches_nothing_is_a_usage_error(project):
+    proc = pytest_in(project, "--doublecheck-adapter", GOOD, "chess/no-such-file::nothing")
+    assert proc.returncode == 4, proc.stdout + proc.stderr
+    assert "no case matches chess/no-such-file/nothing" in proc.stderr
+
+
+def test_junit_classname_names_the_variant_and_case_file(project):
+    proc = pytest_in(project, "-q", "-p", "no:cacheprovider", "--doublecheck-adapter", WRONG,
+                     "chess/castling::white-both-wings-legal", "chess/en-passant",
+                     "--junitxml", "report.xml")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    cases = ET.parse(project / "report.xml").getroot().iter("testcase")
+    named = {(c.get("classname"), c.get("name")) for c in cases}
+    assert ("chess.castling", "white-both-wings-legal") in named
+    assert {classname for classname, _ in named} == {"chess.castling", "chess.en-passant"}
+
+
+def test_the_documented_oracle_adapter_passes_a_variants_cases(project):
+    proc = pytest_in(project, "-q", "-p", "no:cacheprovider", "--doublecheck-adapter",
+                     "doublecheck.adapters.oracle:OracleAdapter", "--doublecheck-variant",
+                     "double-move", "--doublecheck-quick")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert " passed" in proc.stdout and "failed" not in proc.stdout
 
 
 def test_a_failing_case_shows_the_runs_diff_and_x_stops_there(project):
@@ -66,7 +115,7 @@ def test_last_failed_reruns_only_the_failures_and_junit_names_them(project):
     assert first.returncode == 1, first.stdout + first.stderr
     summary = [line for line in first.stdout.splitlines() if line.startswith("FAILED ") and " - " in line]
     failed = [line.split()[1] for line in summary]
-    assert failed and all(f.startswith("chess/") for f in failed)
+    assert failed and all(f.startswith("chess/") and "::" in f for f in failed)
     again = pytest_in(project, "--lf", "--doublecheck-adapter", WRONG, "--doublecheck-variant",
                       "chess", "--doublecheck-quick", "-q", "--junitxml", "report.xml")
     assert f"{len(failed)} failed" in again.stdout, again.stdout

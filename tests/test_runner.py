@@ -107,7 +107,7 @@ def test_rules_command(tree, capsys):
                          moves_case("pawns", START_MOVES, ["FIDE-3.7"])])
     code, out, _ = run(capsys, "rules", "--cases-dir", str(tree))
     assert code == 0 and "FIDE-3.1" in out and "Pawns" in out
-    code, out, _ = run(capsys, "rules", "FIDE-3.7", "--cases-dir", str(tree))
+    code, out, _ = run(capsys, "rules", "FIDE-3.7", "--cases", "--cases-dir", str(tree))
     assert code == 0 and "chess/demo/pawns" in out and "chess/demo/start" not in out
     code, out, _ = run(capsys, "rules", "FIDE-3.7", "--json", "--cases-dir", str(tree))
     assert json.loads(out)["cases"] == ["chess/demo/pawns"]

@@ -104,3 +104,16 @@ def shared(variant):
     for path in (CASES_DIR / "rules").glob("*.json"):
         out.update(json.loads(path.read_text(encoding="utf-8")).get("shared", {}).get(variant, []))
     return out
+
+
+@pytest.mark.parametrize("variant, fen, moves, usual", [
+    ("double-move", None, ["e2e4"], True),                      # DM-ability: the ordinary turn
+    ("symmetric-monster", SM_FEN, ["a2a3"], True),              # S4: a single-piece move
+    ("double-move-anul", ANUL_FEN, ["e4d5"], False),            # DA-5: the capture brake
+])
+def test_a_turn_that_ends_as_most_turns_do_says_so(variant, fen, moves, usual):
+    """The desk's move list marks only the turns that ended unlike most of their variant's."""
+    rules = variants.get(variant)
+    line = api.replay(rules, fen, moves)
+    found = rules.turn_end_reason(line.steps[0].pos, line.steps[0].move, line.final)
+    assert found is not None and found.usual is usual

@@ -21,7 +21,8 @@ import shlex
 import sys
 
 from doublecheck.defaults import (CASES_PER_JOB, DESK_MAX_BODY, DESK_PORT, HASH_MB, MUTANTS_MAX_NODES,
-                                  QUICK_MAX_NODES, SERVE_BUDGET, SLOW_RATE, SLOW_TURN_RATE, TIMEOUT)
+                                  QUICK_MAX_NODES, SERVE_BUDGET, SLOW_RATE, SLOW_TURN_RATE, SPLIT_NODES,
+                                  TIMEOUT)
 from doublecheck.harness.report import REPORT_FILES, STDOUT_FORMATS
 from doublecheck.limits import (AUTO_JOBS_CAP, JOBS_AUTO, JOBS_PER_CORE, MAX_TIMEOUT, MIN_TIMEOUT, cpu_cores,
                                 max_jobs)
@@ -258,8 +259,12 @@ def declared_options(args) -> dict:
 
 
 def add_position_options(p, moves_help="space-separated moves played first (coordinates or SAN)"):
-    """--variant, --fen, --moves: the position every lookup starts from."""
+    """--variant, --fen (or the FEN as the command's argument), --moves: the position every
+    lookup starts from."""
     p.add_argument("--variant", default="chess", help="variant id (default: chess)")
+    p.add_argument("fen_words", nargs="*", metavar="FEN",
+                   help="the position, as --fen gives it (quoted or not: its fields are joined "
+                        "by spaces)")
     p.add_argument("--fen", help="position (default: the variant's start position)")
     p.add_argument("--moves", metavar='"M1 M2 ..."', help=moves_help)
 
@@ -356,6 +361,9 @@ examples:
   doublecheck run --variant chess --max-nodes 200000
   doublecheck run --deep --max-nodes 20000000 --variant double-move-anul
                                                the deep perft tier too, up to 20 million nodes a case
+  doublecheck run --deep 'chess/generated-deep-perft/*' --jobs 2
+                                               chess perft 7 and the other deep chess counts, each
+                                               counted over two processes
   doublecheck run 'chess/castling/*' 'chess/en-passant/*'
   doublecheck run --rule FIDE-3.8.2
   doublecheck run --engine "./my-engine --protocol" --timeout 5 --jobs 4
@@ -363,6 +371,8 @@ examples:
   doublecheck run --engine "doublecheck serve" --junit report.xml --format markdown
   doublecheck run --variant marseillais --engine "./site-engine" --option draws=automatic \
       --option fen-validation=lenient        judge it under the conventions it declares
+  doublecheck run --list --variant chess --quick   the ids a run would select, without running
+  doublecheck run --list --json -                  the same as JSON (id, variant, op, file, rules)
 """)
     p.add_argument("patterns", nargs="*", metavar="PATTERN",
                    help="case id glob (chess/castling/*); a plain prefix selects everything below it")
@@ -394,11 +404,17 @@ examples:
                    help="run N engine processes in parallel (the oracle and adapters are then "
                         "run by N 'doublecheck serve' processes; default: auto, the usable cores up to "
                         f"{AUTO_JOBS_CAP}, one per {CASES_PER_JOB} selected cases; 1: this process "
-                        f"only); at most {JOBS_PER_CORE} per CPU core")
+                        f"only); at most {JOBS_PER_CORE} per CPU core. With --deep against the oracle, "
+                        f"each perft case of {SPLIT_NODES:,} nodes or more is then split over N "
+                        f"processes (auto: every usable core) and counted last")
     add_option_option(p, "judge the engine under this rule option or capability, declared "
                          "here or overriding its hello's 'options' (the oracle also plays "
                          "under it); cases it changes are judged by the oracle's answer under "
                          "it, cases it rules out are skipped with the reason")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="with --deep against the oracle: count each deep perft case on the Dask cluster "
+                        "whose scheduler is at ADDRESS instead of over --jobs local processes "
+                        "(needs 'doublecheck-chess[cluster]'; doublecheck docs perft)")
     p.add_argument("--give-up", type=count, default=5, metavar="N",
                    help="after N crashes or timeouts in a row, send that engine no more cases; "
                         "they are reported as errors (default: %(default)s; 0: never)")
@@ -411,6 +427,9 @@ examples:
     p.add_argument("--write-xfail", metavar="FILE",
                    help="write the current failures as an xfail file (refuses to replace a file)")
     p.add_argument("--force", action="store_true", help="let --write-xfail replace an existing file")
+    p.add_argument("--list", action="store_true",
+                   help="print the ids of the selected cases, one a line, and run nothing; with "
+                        "--json FILE write them as JSON instead ('-': on stdout)")
     add_quiet_option(p)
     p.set_defaults(handler=run_handler)
 
@@ -421,12 +440,15 @@ def run_handler(args) -> int:
 
     timeout = args.timeout if args.timeout > 0 else None
     declared = declared_options(args)
+    if args.list and (args.write_xfail or args.junit or args.html):
+        raise UsageError("--list runs nothing, so it writes no report: only --json FILE goes with it",
+                         "doublecheck run")
     options = RunOptions(
         cases_dir=args.cases_dir, variant=args.variant, rule=args.rule, patterns=tuple(args.patterns),
         max_nodes=args.max_nodes, timeout=timeout, jobs=args.jobs, give_up=args.give_up,
         fmt=args.format, files={name: getattr(args, name) for name in REPORT_FILES if getattr(args, name)},
         xfail_file=args.xfail, write_xfail=args.write_xfail, force=args.force, quiet=args.quiet,
-        deep=args.deep, declared=declared)
+        deep=args.deep, declared=declared, list_only=args.list, scheduler=args.scheduler)
     return run_command(options, spec=engine_spec(args.engine, args.adapter, timeout, declared))
 
 
@@ -595,8 +617,8 @@ def add_rules(sub, fmt):
                        formatter_class=fmt, description="""\
 Without an id, lists every rule and ruling id with its title and the variants
 it belongs to (--variant: only the rules of that variant). With an id, shows
-the rule's statement and source and the ids of the cases that test it (with
---variant, of that variant's cases).
+the rule's statement and source, then how many cases test it, per variant and
+case file (--cases lists their ids; --variant keeps that variant's cases).
 
 --options lists the declared options instead: the points where sources and
 real implementations differ (rule options) and what an engine may lack
@@ -616,6 +638,7 @@ examples:
   doublecheck rules
   doublecheck rules --variant marseillais
   doublecheck rules G3
+  doublecheck rules DA-6 --cases               every case citing DA-6
   doublecheck rules FIDE-3.8.2 --json
   doublecheck rules --matrix
   doublecheck rules --matrix --variant double-move --json
@@ -623,6 +646,9 @@ examples:
   doublecheck rules --options --variant marseillais --json
 """)
     p.add_argument("id", nargs="?", help="a rule id (G3, FIDE-3.8.2, ...)")
+    p.add_argument("--cases", action="store_true",
+                   help="with an id: list the id of every case citing the rule (by default: how "
+                        "many, per variant and case file)")
     p.add_argument("--matrix", action="store_true",
                    help="print the coverage matrix; exit 1 when it has a gap or a thin cell")
     p.add_argument("--options", action="store_true",
@@ -714,6 +740,61 @@ def _desk(args) -> int:
     return desk_command(args)
 
 
+def add_example(sub, fmt):
+    from doublecheck.templates import TEMPLATES
+
+    listing = "\n".join(f"  {name:8} {t.summary}" for name, t in TEMPLATES.items())
+    p = sub.add_parser("example", help="write a starting point for your engine (Node.js, Python, CI)",
+                       formatter_class=fmt, description=f"""\
+Writes a template from the installed package into DIR (made if missing), then
+prints the commands to run there. Each template passes the chess cases it
+claims as it is; replace the part that plays chess with your engine. An
+existing file is never replaced without --force.
+
+templates:
+{listing}""",
+                       epilog="""\
+examples:
+  doublecheck example --list
+  doublecheck example node my-engine       then: cd my-engine && npm ci
+  doublecheck example python my-engine     then: doublecheck run --adapter my_adapter:MyAdapter
+  doublecheck example ci my-engine         the README's CI recipe, with its workflow file
+""")
+    p.add_argument("name", nargs="?", choices=tuple(TEMPLATES), metavar="NAME",
+                   help=f"the template: {', '.join(TEMPLATES)}")
+    p.add_argument("dir", nargs="?", metavar="DIR", help="the folder to write it to")
+    p.add_argument("--list", action="store_true", help="list the templates")
+    p.add_argument("--force", action="store_true", help="replace files DIR already has")
+    p.set_defaults(handler=on_demand("doublecheck.templates", "example_command"))
+
+
+def add_export(sub, fmt):
+    p = sub.add_parser("export", help="write the case tree and its schemas for another language's test runner",
+                       formatter_class=fmt, description="""\
+Writes the case tree (every variant, or --variant's), the rule catalogue, the
+JSON Schemas and a page on reading them (README.md: what to compare, how FENs
+compare as positions, which fields are optional) into DIR, for a test runner
+that reads the JSON files itself (vitest, cargo test, go test) instead of
+running 'doublecheck run'. index.json says which version wrote it and how many
+cases each variant has. The files are the ones a run uses, checked as a run
+checks them; DIR must be empty or new (--force writes into it). --path prints
+where the installed tree is instead. More in: doublecheck docs vectors.""",
+                       epilog="""\
+examples:
+  doublecheck export vectors
+  doublecheck export vectors --variant chess
+  doublecheck export --path                    where the installed case tree and schemas are
+  doublecheck export mine --cases-dir mycases  a tree of your own (doublecheck docs own-cases)
+""")
+    p.add_argument("dir", nargs="?", metavar="DIR", help="the folder to write (new or empty)")
+    p.add_argument("--variant", metavar="V", help="only this variant's case files (the catalogue "
+                                                  "and schemas are always written)")
+    p.add_argument("--path", action="store_true", help="print where the case tree and schemas are")
+    p.add_argument("--force", action="store_true", help="write into a folder that is not empty")
+    add_cases_dir_option(p, "case tree to export")
+    p.set_defaults(handler=on_demand("doublecheck.vectors", "export_command"))
+
+
 def add_docs(sub, fmt):
     from doublecheck.manual import schemas
 
@@ -763,7 +844,7 @@ examples:
 
 # Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.
 SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate, add_rules,
-               add_mutants, add_desk, add_docs, add_plugins]
+               add_mutants, add_desk, add_example, add_export, add_docs, add_plugins]
 
 
 class VersionAction(argparse.Action):
@@ -818,6 +899,18 @@ def known_error(e: Exception) -> tuple[str, str]:
     return INTERNAL_ERROR, f"{type(e).__name__}: {e}"
 
 
+def positional_fen(args) -> None:
+    """A lookup's FEN may be its argument, as in 'doublecheck moves FEN'; it is then --fen.
+    Both at once is a usage error, since one of them would be silently ignored."""
+    words = getattr(args, "fen_words", None)
+    if not words:
+        return
+    if args.fen is not None:
+        raise UsageError("give the FEN once: as the argument or with --fen, not both",
+                         f"doublecheck {args.command}")
+    args.fen = " ".join(words)
+
+
 def warn_about_plugins() -> None:
     """Say on stderr why a variant plugin was left out (the command goes on without it)."""
     from doublecheck.oracle import variants
@@ -835,6 +928,7 @@ def main(argv=None) -> int:
             return 0
         args = build_parser().parse_args(argv)
         as_json = getattr(args, "json", None) is True
+        positional_fen(args)
         warn_about_plugins()
         return args.handler(args)
     except UsageError as e:

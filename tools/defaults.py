@@ -21,6 +21,7 @@ SLOW_TURN_RATE = 2_000
 QUICK_MAX_NODES = 20_000
 CASES_PER_JOB = 100         # run --jobs auto: one more process per this many selected cases
 PERFT_POOL_NODES = 2_000_000  # perft --jobs auto: a count estimated above this uses the process pool
+SPLIT_NODES = 20_000_000    # run --deep with the oracle: a perft case this large is split over every job
 MUTANTS_MAX_NODES = 20_000  # mutants: perft cases expecting more nodes are skipped
 HASH_MB = 1024              # perft --hash, per counting process: four fit a 24 GB machine with room to spare
 SERVE_BUDGET = 7200.0       # serve --budget: seconds one request may run (two hours)

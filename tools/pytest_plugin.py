@@ -3,16 +3,22 @@
 Installed with doublecheck (the ``pytest11`` entry point), this plugin does
 nothing until ``--doublecheck-adapter`` (or the ``doublecheck_adapter`` ini
 setting) names an adapter class. Then every selected case becomes one pytest
-item whose node id is the case id, so pytest's own tools apply as usual:
-``-k castling``, ``-x``, ``--lf``, ``--junitxml``, and pytest-xdist's ``-n``
-(each worker makes its own adapter). A failing case shows the same text as
-``doublecheck run``: what was asked, and the diff.
+item, collected under one node per case file: the case ``chess/castling/x``
+is the node ``chess/castling::x``, as a test function is ``file::name``. So
+pytest's own tools apply as usual: ``-k castling``, ``-x``, ``--lf``,
+``--co``, ``--junitxml`` (classname ``chess.castling``: the variant and the
+case file), pytest-xdist's ``-n`` (each worker makes its own adapter), and a
+node id (or a case id, or a case id glob) given as an argument selects those
+cases. A failing case shows the same text as ``doublecheck run``: what was
+asked, and the diff.
 
 Nothing heavy is imported until the plugin is switched on, so that installing
 doublecheck costs other test runs nothing.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
@@ -64,7 +70,43 @@ def _settings(config) -> dict | None:
             "rule": config.getoption("doublecheck_rule"),
             "cases_dir": config.getoption("doublecheck_cases_dir"), "max_nodes": max_nodes,
             "timeout": TIMEOUT if timeout is None else (timeout or None),
-            "options": config.getoption("doublecheck_option")}
+            "options": config.getoption("doublecheck_option"), "patterns": []}
+
+
+def node_id(case) -> str:
+    """The pytest node id of a case: its case file's node, then ``::`` and its name."""
+    return f"{case.variant}/{case.topic}::{case.id.rsplit('/', 1)[1]}"
+
+
+def case_pattern(arg: str) -> str:
+    """A node id (``chess/castling::x``), a case file's node (``chess/castling``) or a case id
+    glob, as a ``doublecheck run`` pattern (``chess/castling/x``)."""
+    return arg.replace("::", "/")
+
+
+def take_case_arguments(config, settings: dict) -> None:
+    """Move the arguments that name cases rather than paths out of pytest's way.
+
+    pytest takes every argument for a file or folder and stops at one that does
+    not exist; a node id printed for a failing case should select that case when
+    pasted back. An argument is a case's when no such path exists here and its
+    first part is a variant folder of the case tree; the others stay pytest's.
+    """
+    from doublecheck.casefiles import CASES_DIR
+    cases_dir = Path(settings["cases_dir"] or CASES_DIR)
+    here = config.invocation_params.dir
+    theirs = []
+    for arg in config.args:
+        path = arg.split("::", 1)[0]
+        first = path.replace("\\", "/").split("/", 1)[0]
+        if first and not (here / path).exists() and (cases_dir / first).is_dir():
+            settings["patterns"].append(case_pattern(arg))
+        else:
+            theirs.append(arg)
+    if settings["patterns"]:
+        # Only cases named: collect none of the project's own tests (an empty list
+        # collects nothing; pytest's default would have been this folder).
+        config.args[:] = theirs
 
 
 class Checker:
@@ -106,6 +148,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "doublecheck: a doublecheck conformance case")
     settings = _settings(config)
     if settings is not None:
+        take_case_arguments(config, settings)
         config.stash[CHECKER] = Checker(settings)
 
 
@@ -127,13 +170,30 @@ def _selected_cases(settings: dict) -> list:
     if problems:
         shown = "\n  ".join(problems[:20])
         raise pytest.UsageError(f"doublecheck: the case tree {cases_dir} has problems:\n  {shown}")
-    found = select_cases(cases, settings["variant"], settings["rule"])
+    found = select_cases(cases, settings["variant"], settings["rule"], settings["patterns"])
+    unmatched = [p for p in settings["patterns"] if not select_cases(found, patterns=[p])]
+    if unmatched:
+        narrowed = " with the --doublecheck-variant/--doublecheck-rule given" if (
+            settings["variant"] or settings["rule"]) else ""
+        raise pytest.UsageError(f"doublecheck: no case matches {', '.join(unmatched)}{narrowed} "
+                                f"(doublecheck run --list prints the case ids)")
     return select_tier(found, False, settings["max_nodes"])
+
+
+def case_files(session, cases) -> list:
+    """One collector node per case file, holding the file's selected cases in their order."""
+    by_file: dict[str, list] = {}
+    for case in cases:
+        by_file.setdefault(f"{case.variant}/{case.topic}", []).append(case)
+    return [CaseFile.from_parent(session, name=name, nodeid=name, cases=found)
+            for name, found in by_file.items()]
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session, config, items):
-    """Add one item per selected case (before -k, --lf and the rest filter the items)."""
+    """Collect the selected cases' files and add their items (before -k, --lf and the rest
+    filter the items). Collecting through ``session.genitems`` reports each file as
+    collected, so ``--co`` and the "collected N items" line count the cases."""
     checker = config.stash.get(CHECKER, None)
     if checker is None:
         return
@@ -145,8 +205,8 @@ def pytest_collection_modifyitems(session, config, items):
         raise pytest.UsageError(f"doublecheck: {e}") from None
     except RulesError as e:   # an unknown option or value, declared either way
         raise pytest.UsageError(f"doublecheck: {e.code}: {e.message}") from None
-    items.extend(CaseItem.from_parent(session, name=case.id, nodeid=case.id, case=case)
-                 for case in _selected_cases(checker.settings))
+    for node in case_files(session, _selected_cases(checker.settings)):
+        items.extend(session.genitems(node))
 
 
 class CaseFailed(Exception):
@@ -157,6 +217,22 @@ class CaseFailed(Exception):
         self.result = result
 
 
+class CaseFile(pytest.Collector):
+    """The selected cases of one case file (``chess/castling``): a collector, as a test module
+    is, so that its name becomes the JUnit classname (``chess.castling``)."""
+
+    def __init__(self, *, cases, **kwargs):
+        super().__init__(**kwargs)
+        self.cases = cases
+
+    def collect(self):
+        return [CaseItem.from_parent(self, name=case.id.rsplit("/", 1)[1], nodeid=node_id(case),
+                                     case=case) for case in self.cases]
+
+    def reportinfo(self):
+        return self.cases[0].path, None, self.name
+
+
 class CaseItem(pytest.Item):
     """One conformance case, run through ``doublecheck.harness.runner.run_case``."""
 
@@ -164,7 +240,7 @@ class CaseItem(pytest.Item):
         super().__init__(**kwargs)
         self.case = case
         self.add_marker(pytest.mark.doublecheck)
-        self.extra_keyword_matches.update({case.variant, case.topic, *case.rules})
+        self.extra_keyword_matches.update({case.id, case.variant, case.topic, *case.rules})
 
     def runtest(self):
         result = self.config.stash[CHECKER].check(self.case)

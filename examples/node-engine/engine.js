@@ -10,7 +10,9 @@
 // castling rights against the pieces, the en passant square, the side not to move in check,
 // repetitions) is written out here, since the suite tests exactly those corners.
 
+import { realpathSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { Chess, validateFen } from 'chess.js';
 
 const NAME = 'chess.js-example';
@@ -248,5 +250,12 @@ function answer(line) {
   }
 }
 
-const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
-input.on('line', line => process.stdout.write(`${JSON.stringify(answer(line))}\n`));
+// `answer` is also what a test imports (vectors.test.js): the loop runs only for `node engine.js`.
+export { answer };
+
+const runAsProgram = process.argv[1] !== undefined
+  && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+if (runAsProgram) {
+  const input = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  input.on('line', line => process.stdout.write(`${JSON.stringify(answer(line))}\n`));
+}

@@ -280,10 +280,12 @@ class DoubleMove(Chess):
         later or already spent; a first half never ends a turn, a second half fills it."""
         if pos_before.state.mid or move.opens_double:
             return None
+        # an ordinary move is the usual turn here: a Double Move comes once a game at most
         if self.has_ability(pos_before):
-            return TurnEnd("DM-ability", "Double Move not used: the turn is one ordinary move")
+            return TurnEnd("DM-ability", "Double Move not used: the turn is one ordinary move",
+                           usual=True)
         return TurnEnd("DM-ability", f"{side_name(pos_before.turn)}'s Double Move is already "
-                                     f"used: the turn is one ordinary move")
+                                     f"used: the turn is one ordinary move", usual=True)
 
     def open_slot_reason(self, pos, index):
         """DM-ability: at a turn boundary a second half comes only with a Double Move, which

@@ -374,7 +374,8 @@ class SymmetricMonster(Chess):
             return None
         san = self.san(pos_before, move)
         if not is_double(move.drop or pos_before.board[move.frm]):
-            return TurnEnd("S4", f"{san} is a single-piece move, a whole turn", ("SM-R9",))
+            # S4: most pieces are single pieces, so this is the usual turn
+            return TurnEnd("S4", f"{san} is a single-piece move, a whole turn", ("SM-R9",), usual=True)
         return TurnEnd("S7", f"{san} took the opponent's last king, which ends the game",
                        ("SM-R12",))
 

@@ -1,7 +1,9 @@
-"""Implementations of the rules that the harness can check, other than the oracle.
+"""Adapter classes the harness can check or run in-process.
 
+``oracle.OracleAdapter`` is the oracle itself under an adapter's name, for
+running a case tree of your own in pytest (doublecheck docs pytest).
 ``python_chess_adapter.PythonChessAdapter`` plays ``chess``, ``double-move``,
 ``double-move-anul``, ``marseillais`` and ``marseillais-classic`` with
-python-chess doing all the chess; it is the
-worked example of docs/adapter-guide.md.
+python-chess doing all the chess; it is the worked example of
+docs/adapter-guide.md.
 """

@@ -30,6 +30,10 @@
   itself written here: a variant whose cases, oracle or mutants changed since
   the record was written is played again.
 
+- The changelog, docs/changelog.md, and the current version's case record,
+  changes/<version>.cases.json, come from the case tree and the records of
+  the earlier releases (``doublecheck.authoring.changelog``).
+
 The docs exist only in a checkout of the repository; an installed package
 has schemas but no docs, and then only the schemas are looked at.
 """
@@ -251,6 +255,10 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
         out[record.RECORD] = record.record_text(kills)
         out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(record.counts_of(kills)),
                                 "docs/mutants.md", (MUTANTS_START, MUTANTS_END))
+    if Path(docs_dir).is_dir():   # the changelog and the current version's case record
+        from doublecheck.authoring import changelog
+        out.update(changelog.expected_texts(CASES_DIR, Path(docs_dir).parent / "changes",
+                                            Path(docs_dir) / "changelog.md"))
     catalogue, _ = load_rules(CASES_DIR)
     pages = [(Path(docs_dir) / f"{variant}.md", variant, f"docs/{variant}.md") for variant in REGISTRY]
     pages += [(Path(str(resources.files(v.package) / v.doc)), v.id, f"{v.package}/{v.doc}")

@@ -212,7 +212,7 @@ def turn_end(rules, played, index: int):
     if found is None:
         return None
     return {"rule": found.rule, "words": found.words, "also": list(found.also),
-            "title": catalogue().get(found.rule, {}).get("title", "")}
+            "title": catalogue().get(found.rule, {}).get("title", ""), "usual": found.usual}
 
 
 def turn_panel(rules, pos, line, at: int, over: bool) -> dict:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from doublecheck.casefiles import CASES_DIR, case_ids, check_cases_dir, load_cases, schema, select, select_tier
+from doublecheck.harness import deepsplit
 from doublecheck.harness import report as reports
 from doublecheck.harness.compare import CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference, short_diff
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
@@ -98,6 +99,8 @@ class RunOptions:
     quiet: bool = False        # no progress on stderr
     deep: bool = False         # also the deep-tier cases (docs/perft.md)
     declared: dict = field(default_factory=dict)   # --option values, checked (docs/options.md)
+    list_only: bool = False    # --list: print the selection, run nothing (harness/listing.py)
+    scheduler: str | None = None   # --scheduler: the Dask cluster the split deep cases use
 
 
 @dataclass
@@ -789,6 +792,9 @@ def run_command(options: RunOptions | None = None, engine=None, spec: EngineSpec
     spec = spec or EngineSpec(timeout=options.timeout)
     try:
         xfail, cases, problems, chosen = _prepare(options, err)
+        if options.list_only:
+            from doublecheck.harness.listing import list_cases
+            return list_cases(chosen, options, out)
         run = _execute(options, chosen, engine, spec, err)
     except _Stop as stop:
         return stop.code
@@ -877,13 +883,20 @@ def _execute(options, chosen, engine, spec, err) -> Run:
                       quiet=options.quiet) as progress:
             keeper = reports.AnswerKeeper()   # one budget for the answers of the whole run
             workers = [Worker(e, claims, options, progress, tick, keeper, declared) for e in engines]
+            wide = deepsplit.cases_to_split(chosen, options, spec, engine)   # counted over every job
+            rest = [c for c in chosen if id(c) not in {id(w) for w in wide}] if wide else chosen
             if len(workers) > 1:
-                results, interrupted = _parallel(chosen, workers)
+                results, interrupted = _parallel(rest, workers)
             else:
-                results, interrupted = _in_case_order(chosen, _sequential(cheap_first(chosen),
-                                                                          workers[0]))
+                results, interrupted = _in_case_order(rest, _sequential(cheap_first(rest), workers[0]))
             for worker in workers:
                 worker.finish()
+            if wide and not interrupted:
+                engines.append(deepsplit.split_engine(options, spec))
+                split = Worker(engines[-1], claims, options, progress, tick, keeper, declared)
+                more, interrupted = _sequential(cheap_first(wide), split)
+                split.finish()
+                results, _ = _in_case_order(chosen, (results + more, interrupted))
     finally:
         _restore_sigterm(previous)
         for e in engines:
@@ -894,7 +907,7 @@ def _execute(options, chosen, engine, spec, err) -> Run:
     name = engines[0].name
     run = Run(results, [], name, spec.describe() if engine is None else name, claims=claims,
               selected=len(chosen), interrupted=interrupted, seconds=time.perf_counter() - clock,
-              started=started, jobs=len(engines), timeout=options.timeout,
+              started=started, jobs=len(workers), timeout=options.timeout,
               declared=declared or None)
     run.hints = speed_hints(run, options.max_nodes) + noise_hint(engines)
     return run

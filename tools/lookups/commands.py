@@ -130,9 +130,10 @@ def rules_command(args) -> int:
     if rule is None:
         raise DataError(UNKNOWN_RULE, f"no rule with id '{args.id}' in {args.cases_dir}")
     cases, _ = load_cases(cases_dir, wanted=lambda _variant, raw: args.id in (raw.get("rules") or ()))
-    cited = [c.id for c in cases if args.id in c.rules and (not args.variant or c.variant in args.variant)]
+    cited = [c for c in cases if args.id in c.rules and (not args.variant or c.variant in args.variant)]
     if args.json:
-        print(json.dumps({"rule": rule, "cases": cited}))
+        print(json.dumps({"rule": rule, "cases": [c.id for c in cited],
+                          "case_counts": _case_counts(cited)}))
         return 0
     print(f"{args.id}: {rule.get('title', '')}")
     print(textwrap.fill(rule.get("statement", ""), 78, initial_indent="  ", subsequent_indent="  "))
@@ -142,9 +143,7 @@ def rules_command(args) -> int:
         print(textwrap.fill(f"Not tested in {variant}: {reason}", 78, subsequent_indent="  "))
     if rule.get("components"):
         print(f"State components: {', '.join(rule['components'])} (doublecheck rules --matrix)")
-    print(f"Cases ({len(cited)}):")
-    for case_id in cited:
-        print(f"  {case_id}")
+    _case_summary(args, cited)
     return 0
 
 
@@ -197,6 +196,30 @@ def option_list(args) -> int:
     print("Declare them in the engine's hello or with 'doublecheck run --option NAME=VALUE';")
     print("'doublecheck docs options' explains how a run judges under them.")
     return 0
+
+
+def _case_counts(cases) -> dict[str, dict[str, int]]:
+    """How many of ``cases`` each variant has, by case file (topic), in the tree's order."""
+    counts: dict[str, dict[str, int]] = {}
+    for case in cases:
+        topics = counts.setdefault(case.variant, {})
+        topics[case.topic] = topics.get(case.topic, 0) + 1
+    return counts
+
+
+def _case_summary(args, cited) -> None:
+    """The cases citing the rule: a count per variant and case file, or with --cases every id.
+    The answer comes first; a rule cited by a hundred cases must not bury it."""
+    if args.cases:
+        print(f"Cases ({len(cited)}):")
+        for case in cited:
+            print(f"  {case.id}")
+        return
+    print(f"Cases: {len(cited)}" + (f" (doublecheck rules {args.id} --cases lists them)" if cited else ""))
+    for variant, topics in _case_counts(cited).items():
+        files = ", ".join(f"{topic} {n}" for topic, n in topics.items())
+        print(textwrap.fill(f"{variant}: {sum(topics.values())} ({files})", 78, break_on_hyphens=False,
+                            initial_indent="  ", subsequent_indent="    "))
 
 
 def _known_variants(chosen, catalogue) -> None:

@@ -8,6 +8,18 @@ const $ = (id) => document.getElementById(id);
 const SVG_NS = "http://www.w3.org/2000/svg";
 const PIECES = {q: "Queen", r: "Rook", b: "Bishop", n: "Knight"};
 
+// The game-record box's example, by variant: a few legal turns written the variant's way
+// (tests/test_desk_browser.py replays each). A variant not listed gets the chess one.
+const RECORD_EXAMPLES = {
+  "chess": "1. e4 e5 2. Nf3 Nc6",
+  "double-move": "1. e4,d4 e5",
+  "double-move-anul": "1. e4,d4 e5,d5",
+  "double-chess": "1. e4 e5 2. Ng3 Ng6",
+  "symmetric-monster": "1. e4 e5 2. Nf3",
+  "marseillais": "1. e4 e5,d5 2. exd5,Nf3",
+  "marseillais-classic": "1. e4,d4 e5,d5"
+};
+
 const desk = {
   variant: "chess",
   fen: null,        // the start position (null: the variant's own)
@@ -173,6 +185,7 @@ function render() {
   renderChoices(view);
   renderSteps(view);
   hideExplanation();
+  $("pgn-input").placeholder = `[Variant "${view.variant}"]\n\n${RECORD_EXAMPLES[view.variant] || RECORD_EXAMPLES.chess}`;
   const game = currentGame();
   if (game && game.illegal && view.at === view.length) {
     showExplanation(Object.assign({}, game.illegal.explanation,
@@ -302,7 +315,9 @@ function renderLine(view) {
     button.title = turn.moves.join(",");
     button.addEventListener("click", () => show({at: turn.upto}));
     item.appendChild(button);
-    if (turn.end) {
+    // only a turn that ended unlike most turns of the variant is marked (a capture brake,
+    // not an ordinary move of double-move); the turn panel explains every turn all the same
+    if (turn.end && !turn.end.usual) {
       const reason = document.createElement("span");
       reason.className = "reason";
       reason.dataset.rule = turn.end.rule;
@@ -709,6 +724,7 @@ function showExplanation(result, heading) {
   }
   $("explanation-note").textContent = result.note ? `Note: ${result.note}` : "";
   box.hidden = false;
+  showVerdict(result);
   if (result.svg) {
     drawBoard(result.svg);
     desk.attempt = true;
@@ -717,6 +733,17 @@ function showExplanation(result, heading) {
 
 function hideExplanation() {
   $("explanation").hidden = true;
+  $("verdict").hidden = true;
+}
+
+// The answer in one line directly under the board, where a phone shows it without scrolling;
+// the box with the rules' text stays with the other facts.
+function showVerdict(result) {
+  const line = $("verdict");
+  line.classList.toggle("legal", result.legal);
+  line.textContent = result.legal ? `${result.input}: legal here (${result.san})`
+    : `Not allowed: ${result.reason}`;
+  line.hidden = false;
 }
 
 // --------------------------------------------------------------- messages
@@ -859,6 +886,12 @@ async function start() {
   $("start").addEventListener("click", () => {
     desk.replay = null;
     show({fen: null, line: [], at: 0});
+  });
+  $("fen-input").addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      $("set-fen").click();
+    }
   });
   $("set-fen").addEventListener("click", () => {
     const fen = $("fen-input").value.trim();
