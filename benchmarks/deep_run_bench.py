@@ -51,11 +51,14 @@ def main() -> int:
     depth = 7 if args.perft7 else 6
     print(f"chess start perft {depth} ({NODES[depth]:,} nodes) through doublecheck run --deep, "
           f"against the oracle; {os.cpu_count()} CPUs here")
-    rows = [timed(CASES[depth], "1"), timed(CASES[depth], args.jobs)]
-    print(f"{'--jobs':>8} {'wall s':>9} {'cpu s':>9} {'Mnodes/s':>9}  {'load before/after':>17}  verdict")
-    for r in rows:
+    print(f"{'--jobs':>8} {'wall s':>9} {'cpu s':>9} {'Mnodes/s':>9}  {'load before/after':>17}  verdict",
+          flush=True)
+    rows = []
+    for jobs in ("1", args.jobs):   # each row as soon as it is measured
+        r = timed(CASES[depth], jobs)
+        rows.append(r)
         print(f"{r['jobs']:>8} {r['wall']:9.1f} {r['cpu']:9.1f} {NODES[depth] / r['wall'] / 1e6:9.2f}  "
-              f"{r['load'][0]:8.2f}/{r['load'][1]:<8.2f}  {r['verdict']}")
+              f"{r['load'][0]:8.2f}/{r['load'][1]:<8.2f}  {r['verdict']}", flush=True)
     one, split = rows
     print(f"speed-up of --jobs {args.jobs} over one process: {one['wall'] / split['wall']:.2f}x "
           f"(wall time)")

@@ -245,12 +245,12 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
     if readme.exists() and Path(docs_dir).is_dir():
         out[readme] = block(readme.read_text(encoding="utf-8"), "variant table",
                             "about of each variant's rules class", variant_rows(docs_dir), "README.md")
-    cases, _ = casefiles.load_cases(CASES_DIR, warn=lambda message: None)
     from doublecheck.authoring import options_record
-    out.update(options_record.expected_texts(CASES_DIR, cases, REGISTRY))   # a plugin's: its own
+    out.update(options_record.expected_texts(CASES_DIR, REGISTRY))   # a plugin's: its own
     mutants = Path(docs_dir) / "mutants.md"
     if mutants.exists():
         from doublecheck.authoring.mutants import record
+        cases, _ = casefiles.load_cases(CASES_DIR, warn=lambda message: None)
         kills = record.kill_record(cases, variants=set(REGISTRY))   # a plugin's mutants: its own
         out[record.RECORD] = record.record_text(kills)
         out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(record.counts_of(kills)),
