@@ -243,7 +243,7 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
         cases, _ = casefiles.load_cases(CASES_DIR, warn=lambda message: None)
         kills = record.kill_record(cases, variants=set(REGISTRY))   # a plugin's mutants: its own
         out[record.RECORD] = record.record_text(kills)
-        out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(record.counts_of(kills)),
+        out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(record.counts_of(kills, cases)),
                                 "docs/mutants.md", (MUTANTS_START, MUTANTS_END))
     catalogue, _ = load_rules(CASES_DIR)
     pages = [(Path(docs_dir) / f"{variant}.md", variant, f"docs/{variant}.md") for variant in REGISTRY]
