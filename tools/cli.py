@@ -553,9 +553,16 @@ the rule's statement and source and the ids of the cases that test it (with
 each side of them: repetition counted / not counted, White / Black. Empty
 cells the catalogue does not justify are listed as gaps; a rule cell that
 fewer than two curated cases (or curated cases of one colour only) carry, and
-a mutant that fewer than two curated cases kill, are listed as thin. The exit
-status is 1 when there is either (doublecheck docs case-format, "The coverage
-matrix").""",
+a mutant that fewer than two curated cases kill (a case and its colour mirror
+counting once), are listed as thin. Last comes the pair table of each variant
+that declares one (cases/rules/pairs/<variant>.json): every two conditions
+that can hold at one moment (a stalemate in a dead position, a mate given by
+a Double Move's second half, an en passant capture whose taken pawn shielded
+the king), each covered by at least two cases that are not colour mirrors
+of each other and of both colours, or impossible with the reason; a pair
+without an entry is missing. The exit status is 1 when there is a gap, a
+thin cell or mutant, or a missing or thin pair (doublecheck docs
+case-format, "The coverage matrix" and "The pair table").""",
                        epilog="""\
 examples:
   doublecheck rules
@@ -567,7 +574,8 @@ examples:
 """)
     p.add_argument("id", nargs="?", help="a rule id (G3, FIDE-3.8.2, ...)")
     p.add_argument("--matrix", action="store_true",
-                   help="print the coverage matrix; exit 1 when it has a gap or a thin cell")
+                   help="print the coverage matrix and the pair tables; exit 1 when either has a gap, "
+                        "a thin cell or a missing pair")
     p.add_argument("--variant", metavar="V", action="append",
                    help="only the rules (or, with --matrix, the column) of this variant "
                         "(may be repeated)")
