@@ -15,11 +15,13 @@ The search draws requests from two sources, both deterministic for a seed:
 - *positions reached by play*: seeded random games from the start position,
   looked at after every move, so at turn boundaries and between the halves.
 
-From each position it asks ``status``, ``moves`` and, for each legal move, a
-``play`` of that move (and of a whole turn where a turn has two moves).  A
-found request is kept only when the oracle's own answer passes the second
-opinion where one exists: the python-chess-backed adapter for the variants it
-plays (``doublecheck.adapters.python_chess_adapter``).  ``search`` returns the
+From each position it asks ``status``, ``moves``, ``turns`` (when the
+position has few enough moves) and, for each legal move, a ``play`` of that
+move, which for a position between the moves of a turn is the end of the turn
+and its status (``ops`` chooses among them).  A found request is kept only
+when the oracle's own answer passes the second opinion where one exists: the
+python-chess-backed adapter for the variants it plays
+(``doublecheck.adapters.python_chess_adapter``).  ``search`` returns the
 witnesses in the order found, grouped by the side to move, so that a caller
 can take one about White and one about Black that are not mirror images of
 each other (``mirror_key``).
