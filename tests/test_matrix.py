@@ -345,10 +345,42 @@ def test_one_colour_rules_need_two_cases_only(tree):
 
 def test_a_mutant_killed_by_one_curated_case_is_thin(tree):
     m = matrix.build(*tree(RULES, thick_cases()), kills={"chess/a": 1, "chess/b": 2, "double-move/c": 0})
-    assert [matrix.thin_text(t) for t in m.thin] == ["mutant chess/a is killed by 1 curated case(s)",
-                                                    "mutant double-move/c is killed by 0 curated case(s)"]
+    assert [matrix.thin_text(t) for t in m.thin] == [
+        "mutant chess/a is killed by 1 curated case(s) that are not colour mirrors of each other",
+        "mutant double-move/c is killed by 0 curated case(s) that are not colour mirrors of each other"]
     m = matrix.build(*tree(RULES, thick_cases()), variants=["chess"], kills={"double-move/c": 0})
     assert m.thin == []
+
+
+def test_a_known_mirror_only_mutant_is_listed_not_thin_and_the_list_only_shrinks():
+    """A mutant on mirror-only.json killed by one case and its mirror is 'known', not thin; one that
+    has a second independent killer must leave the list (a problem); none killed by nothing hides there."""
+    known = {"chess/a": "why", "chess/b": "why", "chess/c": "why"}
+    found = matrix.thin_mutants({"chess/a": 1, "chess/b": 2, "chess/c": 0, "chess/d": 1}, ["chess"], known)
+    assert [(t["kind"], t["id"]) for t in found] == [("mirror-only", "chess/a"), ("stale-mirror-only", "chess/b"),
+                                                     ("mutant", "chess/c"), ("mutant", "chess/d")]
+
+
+def test_the_mirror_only_list_names_catalogued_mutants():
+    from doublecheck.authoring.mutants import CATALOGUE
+    assert set(matrix.mirror_only_known()) <= set(CATALOGUE)
+
+
+def test_kill_counts_merge_a_case_with_its_colour_mirror():
+    """counts_of with the cases counts a case and its colour mirror once; a repeat too."""
+    from doublecheck.authoring.mutants import record
+    from doublecheck.casefiles import Case
+    def made(cid, fen, moves):
+        return Case(id=cid, variant="chess", topic="t", rules=["G1"], description="d", source="s",
+                    request={"op": "play", "fen": fen, "moves": moves}, expect={}, path=None,
+                    generated=False)
+    cases = [made("chess/t/a", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", ["e2e4"]),
+             made("chess/t/a-black", "4k3/4p3/8/8/8/8/8/4K3 b - - 0 1", ["e7e5"]),
+             made("chess/t/other", "4k3/8/8/8/8/8/3P4/4K3 w - - 0 1", ["d2d4"])]
+    rec = {"variants": {"chess": {"fingerprint": "x", "killers": {
+        "chess/m": ["chess/t/a", "chess/t/a-black"], "chess/n": ["chess/t/a", "chess/t/other"]}}}}
+    assert record.counts_of(rec) == {"chess/m": 2, "chess/n": 2}
+    assert record.counts_of(rec, cases) == {"chess/m": 1, "chess/n": 2}
 
 
 def test_the_kill_record_counts_curated_cases_only(tree):

@@ -630,9 +630,16 @@ real implementations differ (rule options) and what an engine may lack
 each side of them: repetition counted / not counted, White / Black. Empty
 cells the catalogue does not justify are listed as gaps; a rule cell that
 fewer than two curated cases (or curated cases of one colour only) carry, and
-a mutant that fewer than two curated cases kill, are listed as thin. The exit
-status is 1 when there is either (doublecheck docs case-format, "The coverage
-matrix").""",
+a mutant that fewer than two curated cases kill (a case and its colour mirror
+counting once), are listed as thin. Last comes the pair table of each variant
+that declares one (cases/rules/pairs/<variant>.json): every two conditions
+that can hold at one moment (a stalemate in a dead position, a mate given by
+a Double Move's second half, an en passant capture whose taken pawn shielded
+the king), each covered by at least two cases that are not colour mirrors
+of each other and of both colours, or impossible with the reason; a pair
+without an entry is missing. The exit status is 1 when there is a gap, a
+thin cell or mutant, or a missing or thin pair (doublecheck docs
+case-format, "The coverage matrix" and "The pair table").""",
                        epilog="""\
 examples:
   doublecheck rules
@@ -650,7 +657,8 @@ examples:
                    help="with an id: list the id of every case citing the rule (by default: how "
                         "many, per variant and case file)")
     p.add_argument("--matrix", action="store_true",
-                   help="print the coverage matrix; exit 1 when it has a gap or a thin cell")
+                   help="print the coverage matrix and the pair tables; exit 1 when either has a gap, "
+                        "a thin cell or a missing pair")
     p.add_argument("--options", action="store_true",
                    help="list the declared options instead: each rule option and engine "
                         "capability with its values, default, the variants that take it and "

@@ -253,7 +253,7 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
         cases, _ = casefiles.load_cases(CASES_DIR, warn=lambda message: None)
         kills = record.kill_record(cases, variants=set(REGISTRY))   # a plugin's mutants: its own
         out[record.RECORD] = record.record_text(kills)
-        out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(record.counts_of(kills)),
+        out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(record.counts_of(kills, cases)),
                                 "docs/mutants.md", (MUTANTS_START, MUTANTS_END))
     if Path(docs_dir).is_dir():   # the changelog and the current version's case record
         from doublecheck.authoring import changelog

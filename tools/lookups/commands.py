@@ -256,10 +256,10 @@ def _variants_of(rule, every) -> str:
 
 
 def _matrix(args, cases_dir, catalogue, shown) -> int:
-    """rules --matrix: exit 0 when every cell the catalogue does not justify has cases and
-    nothing is thin, else 1."""
+    """rules --matrix: exit 0 when every cell the catalogue does not justify has cases,
+    nothing is thin and every declared pair is covered or impossible, else 1."""
     from doublecheck.casefiles import load_cases
-    from doublecheck.lookups import matrix
+    from doublecheck.lookups import matrix, pairs
 
     if args.id is not None:
         raise UsageError("--matrix shows every rule; give either a rule id or --matrix",
@@ -271,8 +271,14 @@ def _matrix(args, cases_dir, catalogue, shown) -> int:
             print(f"warning: {problem}", file=sys.stderr)
     columns = args.variant or matrix.variant_order(catalogue)
     table = matrix.build(catalogue, cases, args.variant, matrix.mutant_kills(cases, columns))
-    print(json.dumps(table.as_json()) if args.json else matrix.as_text(table))
-    return 1 if table.gaps or table.problems or table.thin else 0
+    tables = [pairs.build(v, cases, catalogue, cases_dir) for v in table.variants]
+    if args.json:
+        print(json.dumps({**table.as_json(), "pairs": [t.as_json() for t in tables]}))
+    else:
+        print(matrix.as_text(table))
+        print("\n".join(pairs.as_text(tables)))
+    failing = any(t.failing() or t.problems for t in tables)
+    return 1 if table.gaps or table.problems or table.thin or failing else 0
 
 
 def show_command(args) -> int:

@@ -4,6 +4,7 @@
 # The mixins and rules classes this module's entries (<module>.json) name as "bases" or "on"
 # are looked up here by name: imported for them, though no code below uses them.
 from doublecheck.authoring.mutants.common import (CapturedRookMixin, EnPassantPinBlindMixin,
+                                                  EnPassantRankOnlyMixin,
                                                   GameEndCastlingUncheckedMixin, GameEndWithoutEnPassantMixin,
                                                   KingPathEndsOnlyMixin, MoverRightsOnlyIdentityMixin,
                                                   RawEnPassantIdentityMixin, RightsBlindIdentityMixin,
@@ -170,3 +171,12 @@ class AutomaticDrawsAtFourfold(Chess):
         if options["draws"] == "automatic":
             self.draw_endings = {"automatic": (("fifty-moves", 100, None), ("threefold-repetition", None, 4)),
                                  "claimable": ()}
+
+
+# --- where two rules meet at one moment (issue 37) ----------------------------------
+
+class DeadPositionBeforeStalemate(Chess):
+    def status(self, pos, history=()):
+        if not self.mid_turn(pos) and self.dead_position(pos):
+            return game_over("dead-position")
+        return super().status(pos, history)

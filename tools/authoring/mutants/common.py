@@ -278,3 +278,26 @@ class MoverRightsOnlyIdentityMixin:
 
     def identity(self, pos):
         return super().identity(pos.replace(castling=pos.castling & self.rights_of[pos.turn]))
+
+
+# --- where two rules meet at one moment (issue 37) ----------------------------------
+
+class EnPassantRankOnlyMixin:
+    """The king-safety test of an en passant capture lifts the taken pawn only when the king
+    stands on the rank of the two pawns: the well-known rank pin is handled, and a check the
+    taken pawn gave is gone with it, but every other line through the taken pawn's square is
+    taken as still blocked, so a pawn that shielded its capturer's king on a diagonal is missed."""
+
+    def king_safe_after(self, pos, move):
+        if not move.en_passant:
+            return super().king_safe_after(pos, move)
+        g = self.geometry
+        board = self.move_board(pos, move)
+        king = "K" if pos.turn == WHITE else "k"
+        if king not in board:
+            return True
+        sq = board.index(king)
+        victim = self.en_passant_victim(pos, move.frm, move.to)
+        if g.rank[sq] != g.rank[victim]:
+            board[victim] = "X"     # lines through the taken pawn's square are taken as still blocked
+        return not self.attacked(board, sq, other(pos.turn))

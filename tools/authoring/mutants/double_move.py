@@ -5,6 +5,7 @@ from dataclasses import replace
 # The mixins and rules classes this module's entries (<module>.json) name as "bases" or "on"
 # are looked up here by name: imported for them, though no code below uses them.
 from doublecheck.authoring.mutants.common import (AnyFirstPartCompletesMixin, CountsBetweenMixin,
+                                                  EnPassantRankOnlyMixin,
                                                   EnPassantBlindIdentityMixin, EnPassantPinBlindMixin,
                                                   GameEndWithoutEnPassantMixin, KingReturnKeepsRightsMixin,
                                                   MoverRightsOnlyIdentityMixin, SeventyFiveBeatsMateMixin,
@@ -179,3 +180,42 @@ class RepetitionKeepsOnlyMoverAbility(DoubleMove):
     def identity(self, pos):
         mine = pos.state.unused.replace(LETTER[other(pos.turn)], "")
         return super().identity(pos.replace(state=pos.state._replace(unused=mine)))
+
+
+# --- where two rules meet at one moment (issue 37) ----------------------------------
+
+class CheckFlagFromFirstHalf(DoubleMove):
+    """The game-end test reads a check flag that the first half of a Double Move set; the
+    second half does not refresh it, so a mate (or a stalemate) the second half brings about
+    is judged with the check state the first half left."""
+
+    def __init__(self):
+        self.flags = {}
+        self.forced = None
+        super().__init__()
+
+    def play(self, pos, move):
+        after = super().play(pos, move)
+        if pos.state.mid:
+            self.flags[after] = self.in_check(pos, other(pos.turn))
+        return after
+
+    def status(self, pos, history=()):
+        self.forced = self.flags.get(pos)
+        try:
+            return super().status(pos, history)
+        finally:
+            self.forced = None
+
+    def in_check(self, pos, color=None):
+        if self.forced is not None and (color is None or color == pos.turn):
+            return self.forced
+        return super().in_check(pos, color)
+
+
+class CompletableWithTurnStartTarget(DoubleMove):
+    """D2's test builds the position between the halves from the turn's start and keeps its
+    en passant square, so a second half that takes en passant counts as completing it."""
+
+    def completable(self, pos, move):
+        return self.has_legal_move(self.make(pos, move, ends_turn=False).replace(ep=pos.ep))

@@ -5,13 +5,15 @@ from dataclasses import replace
 # The mixins and rules classes this module's entries (<module>.json) name as "bases" or "on"
 # are looked up here by name: imported for them, though no code below uses them.
 from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin, EnPassantPinBlindMixin,
+                                                  EnPassantRankOnlyMixin,
                                                   GameEndWithoutEnPassantMixin, GenericTurns,
                                                   KingReturnKeepsRightsMixin, MoverRightsOnlyIdentityMixin,
                                                   NoCastlingInATurnBegunInCheckMixin,
                                                   RightsBlindIdentityMixin, SeventyFiveBeatsMateMixin,
                                                   TargetNotWrittenMixin, checks_as_plain_step,
                                                   checks_by_moved_piece, gives_check, is_double_step)
-from doublecheck.oracle.position import BLACK, WHITE
+from doublecheck.oracle.chess import game_over
+from doublecheck.oracle.position import BLACK, WHITE, other
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, with_state
 
 
@@ -151,3 +153,24 @@ class BlackTargetNotWrittenAnul(TargetNotWrittenMixin, DoubleMoveAnul):
 class PromotionCheckJudgedAsQueen(DoubleMoveAnul):
     def brakes(self, pos, move):
         return super().brakes(pos, replace(move, promotion="Q") if move.promotion else move)
+
+
+# --- where two rules meet at one moment (issue 37) ----------------------------------
+
+class EndTestOnlyTwoMoveTurns(DoubleMoveAnul):
+    """The end test (has the side to move a legal turn?) counts a move one that captures as a
+    whole turn, and any other move one only when a move two can follow it: a move one that
+    checks, or is quiet, and leaves no move two is forgotten, though it too is a whole turn
+    (A1), so a side whose only moves are such is called mated or stalemated."""
+
+    def status(self, pos, history=()):
+        if not self.mid_turn(pos) and not any(self.counted(pos, m) for m in self.legal_moves(pos)):
+            if self.in_check(pos):
+                return game_over("checkmate", winner=other(pos.turn))
+            return game_over("stalemate")
+        return super().status(pos, history)
+
+    def counted(self, pos, move):
+        if move.en_passant or (move.castle is None and pos.board[move.to] is not None):
+            return True     # the capture brake is seen on the board; the check brake is not
+        return self.has_legal_move(with_state(self.make(pos, move, ends_turn=False), MID_TURN))

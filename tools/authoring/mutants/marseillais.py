@@ -14,12 +14,14 @@ from dataclasses import replace
 # The mixins and rules classes this module's entries (<module>.json) name as "bases" or "on"
 # are looked up here by name: imported for them, though no code below uses them.
 from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin, EnPassantPinBlindMixin,
+                                                  EnPassantRankOnlyMixin,
                                                   GameEndWithoutEnPassantMixin, GenericTurns,
                                                   KingReturnKeepsRightsMixin, MoverRightsOnlyIdentityMixin,
                                                   NoCastlingInATurnBegunInCheckMixin,
                                                   RawEnPassantIdentityMixin, RightsBlindIdentityMixin,
                                                   SeventyFiveBeatsMateMixin, SideBlindIdentityMixin,
                                                   checks_as_plain_step, checks_by_moved_piece)
+from doublecheck.oracle.chess import game_over
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 from doublecheck.oracle.position import WHITE, other
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, with_state
@@ -270,4 +272,31 @@ class PassedTurnLeavesNoTarget:
         after = super().end_turn(pos, move)
         if pos.state != MID_TURN and not self.move_one_ends_turn(pos, move):   # a passed turn
             return after.replace(ep=NO_TARGETS)
+        return after
+
+
+# --- where two rules meet at one moment (issue 37) ----------------------------------
+
+class BoundaryStalemateByM5:
+    """At a turn boundary, a side whose every move one would end the game by M5 (no check, no
+    move two after it) is called stalemated at once, before it moves."""
+
+    def status(self, pos, history=()):
+        if pos.state != MID_TURN and not self.one_move_turn(pos):
+            firsts = self.legal_moves(pos)
+            if firsts and all(not self.gives_check(pos, m) and not self.has_legal_move(self.after_move_one(pos, m))
+                              for m in firsts):
+                return game_over("stalemate")
+        return super().status(pos, history)
+
+
+class CaptureWithoutMoveTwoPasses(GenericTurns):
+    """A move one that captures and leaves no legal move two passes the turn (as a capture
+    brake would in double-move-anul) instead of ending the game by M5."""
+
+    def play(self, pos, move):
+        after = super().play(pos, move)
+        capture = move.en_passant or (move.castle is None and pos.board[move.to] is not None)
+        if capture and after.state == MID_TURN and not self.has_legal_move(after):
+            return self.end_turn(pos, move)
         return after

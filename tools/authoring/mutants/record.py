@@ -22,6 +22,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from doublecheck.authoring.mirrors import independent
 from doublecheck.authoring.mutants import CATALOGUE
 from doublecheck.authoring.mutants.kill import DEFAULT_MAX_NODES, CaseEngines
 from doublecheck.harness import compare as compare_module
@@ -30,6 +31,7 @@ from doublecheck.harness.runner import expected_nodes
 from doublecheck.oracle import api
 
 RECORD = Path(__file__).with_name("curated-kills.json")
+MIRROR_ONLY = "mirror-only.json"      # read by the matrix (doublecheck.lookups.matrix), not by a kill
 THIN_BELOW = 2        # a mutant or rule with fewer curated cases than this is "thin"
 
 
@@ -44,7 +46,8 @@ def _source_files() -> list[Path]:
     """The files a kill depends on: the oracle, the mutants and their entries, the comparison."""
     oracle = Path(api.__file__).parent
     mutants = Path(__file__).parent
-    entries = sorted(p for p in mutants.glob("*.json") if p != RECORD)   # which classes, and their bases
+    entries = sorted(p for p in mutants.glob("*.json")
+                     if p != RECORD and p.name != MIRROR_ONLY)     # which classes, and their bases
     return (sorted(oracle.rglob("*.py")) + sorted(mutants.glob("*.py")) + entries
             + [Path(compare_module.__file__)])
 
@@ -128,10 +131,16 @@ def _fresh(entry, digest: str, variant: str) -> bool:
             and set(found) == {m.name for m in CATALOGUE.values() if m.variant == variant})
 
 
-def counts_of(record: dict) -> dict[str, int]:
-    """mutant name -> how many curated cases kill it, from a ``kill_record``."""
-    return {name: len(ids) for entry in record["variants"].values()
-            for name, ids in entry["killers"].items()}
+def counts_of(record: dict, cases=None) -> dict[str, int]:
+    """mutant name -> how many curated cases kill it, from a ``kill_record``.  Given the
+    ``cases``, a case and its colour mirror count once (``doublecheck.authoring.mirrors``):
+    two kills by one position seen from both sides rest on one idea."""
+    if cases is None:
+        return {name: len(ids) for entry in record["variants"].values()
+                for name, ids in entry["killers"].items()}
+    requests = {c.id: c.request for c in cases}
+    return {name: independent(requests.get(i, {"op": ("unknown case", i)}) for i in ids)
+            for entry in record["variants"].values() for name, ids in entry["killers"].items()}
 
 
 def record_text(record: dict) -> str:

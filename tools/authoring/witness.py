@@ -1,0 +1,294 @@
+"""A seeded search for positions where two rules meet: the witnesses of the pair table.
+
+A pair of rules that can hold at one moment (a stalemate in a dead position, a
+mate given by the second half of a Double Move) is decided by a ruling, and a
+program that applies the two rules in the other order answers differently
+there.  Such a program is written down as a *probe*: a catalogued mutant of the
+variant that makes exactly that mistake (``doublecheck mutants --list``).  A
+witness of the pair is a request on which the oracle and the probe disagree.
+
+The search draws requests from two sources, both deterministic for a seed:
+
+- *small constructed positions*: the two kings and a few pieces drawn from a
+  pool, placed at random, with the side to move and (sometimes) an en passant
+  target drawn too; every FEN the variant refuses is dropped;
+- *positions reached by play*: seeded random games from the start position,
+  looked at after every move, so at turn boundaries and between the halves.
+
+From each position it asks ``status``, ``moves``, ``turns`` (when the
+position has few enough moves) and, for each legal move, a ``play`` of that
+move, which for a position between the moves of a turn is the end of the turn
+and its status (``ops`` chooses among them).  A found request is kept only
+when the oracle's own answer passes the second opinion where one exists: the
+python-chess-backed adapter for the variants it plays
+(``doublecheck.adapters.python_chess_adapter``).  ``search`` returns the
+witnesses in the order found, grouped by the side to move, so that a caller
+can take one about White and one about Black that are not mirror images of
+each other (``mirror_key``).
+
+Bounded by construction: ``budget`` positions at most, each with a bounded
+number of requests; nothing here reads a file.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from doublecheck.authoring.mirrors import mirror_key
+from doublecheck.harness.compare import compare
+from doublecheck.oracle import api, variants
+from doublecheck.oracle.errors import EngineError, RulesError
+
+POOL = "QRBNPPqrbnpp"       # the pieces a constructed position draws from
+MOVES_PER_POSITION = 24     # at most this many single moves are played from one position
+PLIES = 60                  # the length of a searched game
+
+
+@dataclass
+class Witness:
+    request: dict
+    colour: str              # the side to move at the request's FEN: "white" or "black"
+    oracle: dict             # the oracle's answer
+    probe: dict              # the probe's answer
+    checked: bool = False    # the second opinion agreed with the oracle
+    origin: str = ""         # "constructed" or "played"
+
+
+@dataclass
+class Found:
+    witnesses: list = field(default_factory=list)
+    positions: int = 0       # positions looked at
+    requests: int = 0        # requests asked of both
+
+    def by_colour(self, colour: str) -> list:
+        return [w for w in self.witnesses if w.colour == colour]
+
+    def independent_pair(self):
+        """One witness about White and one about Black that are not mirror images of each
+        other, or None."""
+        for w in self.by_colour("white"):
+            for b in self.by_colour("black"):
+                if mirror_key(w.request) != mirror_key(b.request):
+                    return w, b
+        return None
+
+
+# ------------------------------------------------------------------ positions
+
+def constructed_fens(rules, rng, count: int, pool: str = POOL, extra: int = 3, motif=None):
+    """Up to ``count`` FENs of small positions the variant accepts: two kings and up to
+    ``extra`` pieces of ``pool``, placed at random, around a ``motif`` (a name of MOTIFS:
+    a few pieces placed first, with the side to move and field 4 they need) when given."""
+    g = rules.geometry
+    squares = [s for s in range(len(g.name)) if g.name[s]]
+    tries = 0
+    while count > 0 and tries < count * 50:
+        tries += 1
+        board = [None] * len(g.name)
+        turn, ep = rng.choice("wb"), "-"
+        if motif is not None:
+            planted = MOTIFS[motif](rules, board, rng)
+            if planted is None:
+                continue
+            turn, ep = planted
+        free = [s for s in squares if board[s] is None]
+        taken = rng.sample(free, 2 + extra)
+        board[taken[0]], board[taken[1]] = "K", "k"
+        for sq in taken[2:2 + rng.randint(1, extra)]:
+            board[sq] = rng.choice(pool)
+        if motif is None:
+            ep = ep_guess(rules, board, turn, rng)
+        fen = f"{placement_of(rules, board)} {turn} - {ep} 0 {rng.randint(2, 40)}"
+        try:
+            rules.parse_fen(fen)
+        except RulesError:
+            continue
+        count -= 1
+        yield fen
+
+
+def en_passant_motif(rules, board, rng):
+    """A pawn that has just stepped two squares and an enemy pawn beside it that may take it
+    en passant: (side to move, field 4), or None where the board has no room for it."""
+    g = rules.geometry
+    turn = rng.choice("wb")
+    mover = "w" if turn == "b" else "b"
+    start = rules.pawn_start_rank[mover]
+    step = rules.forward[mover]
+    files = sorted({g.file[s] for s in range(len(g.name)) if g.name[s]})
+    file = rng.choice(files)
+    home, over, there = (g.square(file, start + k * step) for k in (0, 1, 2))
+    side = g.square(file + rng.choice((-1, 1)), start + 2 * step)
+    if None in (home, over, there, side):
+        return None
+    board[there] = "P" if mover == "w" else "p"
+    board[side] = "p" if mover == "w" else "P"
+    return turn, g.name[over]
+
+
+MOTIFS = {"en-passant": en_passant_motif}
+
+
+def placement_of(rules, board) -> str:
+    """FEN field 1 for a board list (ranks from the top; runs of empty squares as digits)."""
+    g = rules.geometry
+    rows = []
+    for rank in sorted({g.rank[s] for s in range(len(g.name)) if g.name[s]}, reverse=True):
+        row, empty = "", 0
+        for sq in g.rank_squares(rank):
+            if board[sq] is None:
+                empty += 1
+                continue
+            row += (str(empty) if empty else "") + board[sq]
+            empty = 0
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows)
+
+
+def ep_guess(rules, board, turn, rng) -> str:
+    """An en passant field a double step of the side not to move could have left, drawn at
+    random among those the board allows (often none: ``-``)."""
+    g = rules.geometry
+    pawn = "p" if turn == "w" else "P"
+    step = -1 if turn == "w" else 1                       # from the pawn back over the passed square
+    start_rank = rules.pawn_start_rank["b" if turn == "w" else "w"] if hasattr(rules, "pawn_start_rank") else None
+    found = []
+    for sq, piece in enumerate(board):
+        if piece != pawn or start_rank is None:
+            continue
+        over = g.square(g.file[sq], g.rank[sq] - step)
+        home = g.square(g.file[sq], g.rank[sq] - 2 * step)
+        if over is None or home is None or g.rank[home] != start_rank:
+            continue
+        if board[over] is None and board[home] is None:
+            found.append(g.name[over])
+    if found and rng.random() < 0.7:
+        return rng.choice(found)
+    return "-"
+
+
+def played_fens(rules, rng, games: int, plies: int = PLIES):
+    """FENs along ``games`` seeded random games from the start, one after every move
+    (turn boundaries and positions between the moves of a turn)."""
+    for _ in range(games):
+        pos = rules.parse_fen(rules.start_fen)
+        for _ in range(plies):
+            if rules.status(pos)["over"]:
+                break
+            moves = sorted(rules.legal_moves(pos), key=lambda m: rules.move_text(pos, m))
+            if not moves:
+                break
+            pos = rules.play(pos, rng.choice(moves))
+            yield rules.fen(pos)
+
+
+# ------------------------------------------------------------------ requests
+
+OPS = ("status", "moves", "turns", "play")     # the questions asked at each position
+
+
+def requests_at(rules, fen: str, ops=OPS) -> list[dict]:
+    """The questions ``ops`` asks at one position: its status, its legal moves, its legal
+    turns (when there are few enough), and each legal move played (with the status after
+    it), at most MOVES_PER_POSITION of them."""
+    out = [{"op": op, "fen": fen} for op in ("status", "moves") if op in ops]
+    pos = rules.parse_fen(fen)
+    texts = sorted(rules.move_text(pos, m) for m in rules.legal_moves(pos))
+    if "turns" in ops and len(texts) <= MOVES_PER_POSITION:
+        out.append({"op": "turns", "fen": fen})
+    if "play" in ops:
+        out += [{"op": "play", "fen": fen, "moves": [t]} for t in texts[:MOVES_PER_POSITION]]
+    return out
+
+
+def answer(handle, request: dict) -> dict:
+    """An answer as an engine gives it to the harness: ``{"ok": True, ...}`` or
+    ``{"ok": False, "error": {"code": ...}}`` (a rules error is an answer too)."""
+    try:
+        return {"ok": True, **handle(request)}
+    except (RulesError, EngineError) as e:
+        return {"ok": False, "error": {"code": e.code, "message": e.message}}
+
+
+def expectation(got: dict) -> dict:
+    """The ``expect`` of a case from an answer (``answer``)."""
+    if got["ok"]:
+        return {k: v for k, v in got.items() if k != "ok"}
+    return {"error": {"code": got["error"]["code"]}}
+
+
+def handler(rules):
+    return lambda request: api.handle(request, rules=rules)
+
+
+def second_opinion(variant: str):
+    """The python-chess-backed adapter's ``handle`` where it plays the variant, else None."""
+    try:
+        from doublecheck.adapters.python_chess_adapter import PythonChessAdapter
+    except ImportError:            # python-chess is not installed: no second opinion
+        return None
+    adapter = PythonChessAdapter()
+    return adapter.handle if variant in adapter.hello()["variants"] else None
+
+
+def search(variant: str, probe, seed: int, budget: int = 400, games: int = 20,
+           pool: str = POOL, extra: int = 3, want: int = 4, ops=OPS, motif=None) -> Found:
+    """Witnesses where ``probe`` (a rules object making one mistake) and the oracle differ:
+    ``budget`` constructed positions, then the positions of ``games`` random games, until
+    ``want`` witnesses of each colour are found.  The same arguments give the same result."""
+    oracle = variants.get(variant)
+    rng = random.Random(seed)
+    other_view = second_opinion(variant)
+    found = Found()
+    sources = (("constructed", constructed_fens(oracle, rng, budget, pool, extra, motif)),
+               ("played", played_fens(oracle, rng, games)))
+    for origin, fens in sources:
+        for fen in fens:
+            found.positions += 1
+            colour = "white" if fen.split()[1] == "w" else "black"
+            if len(found.by_colour(colour)) >= want:
+                if all(len(found.by_colour(c)) >= want for c in ("white", "black")):
+                    return found
+                continue
+            for request in requests_at(oracle, fen, ops):
+                found.requests += 1
+                asked = {**request, "variant": variant}
+                expected = expectation(answer(handler(oracle), asked))
+                got = answer(handler(probe), asked)
+                if not compare(variant, expected, got):
+                    continue
+                checked = False
+                if other_view is not None:
+                    if compare(variant, expected, answer(other_view, asked)):
+                        continue          # the second opinion disagrees: not curated-grade
+                    checked = True
+                found.witnesses.append(Witness(request, colour, expected, got, checked, origin))
+                break
+    return found
+
+
+# ------------------------------------------------------------------ cases
+
+class Disagreement(Exception):
+    """The second opinion answers a request otherwise than the oracle: no curated case."""
+
+
+def as_case(variant: str, case_id: str, rules: list, description: str, source: str,
+            request: dict, colour: str, covers=()) -> dict:
+    """A curated case: the request, the oracle's answer as the expected value, checked by the
+    second opinion where there is one (``Disagreement`` when it differs)."""
+    asked = {**request, "variant": variant}
+    expect = expectation(answer(handler(variants.get(variant)), asked))
+    other_view = second_opinion(variant)
+    if other_view is not None:
+        diff = compare(variant, expect, answer(other_view, asked))
+        if diff:
+            raise Disagreement(f"{case_id}: the second opinion differs: {'; '.join(diff)}")
+    return {"id": case_id, "rules": list(rules), "covers": [*covers, f"colour:{colour}"],
+            "description": description, "source": source, "request": dict(request), "expect": expect}
+
+
+def killed_by(case: dict, variant: str, probe) -> bool:
+    """Does the case catch ``probe`` (its answer differs from the expected one)?"""
+    return bool(compare(variant, case["expect"], answer(handler(probe), {**case["request"], "variant": variant})))
