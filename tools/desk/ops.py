@@ -138,7 +138,7 @@ def position(request: dict) -> dict:
             "moves": [m["move"] for m in legal], "legal": legal, "turn_count": shown["turns"],
             "line": line, "at": at, "length": len(tokens),
             "coordinates": [rules.move_text(s.pos, s.move) for s in played.steps],
-            "turn_actions": list(rules.turn_actions),
+            "turn_actions": list(rules.turn_actions_for(pos.turn)),
             "turn": turn_panel(rules, pos, line, at, shown["status"]["over"]),
             "svg": position_svg(rules, pos, arrows, flipped=flip_of(request))}
 
@@ -162,6 +162,7 @@ def line_turns(rules, played, tokens) -> list:
         out.append({"number": turn_start.fullmove, "side": side(turn_start.turn).lower(),
                     "san": ",".join(sans) + ("" if complete else ","), "actions": sans,
                     "moves": tokens[begin:end], "complete": complete, "from": begin, "upto": end,
+                    "turn_actions": list(rules.turn_actions_for(turn_start.turn)),
                     "end": turn_end(rules, played, end - 1) if complete else None})
         begin = end
     return out
@@ -191,7 +192,7 @@ def turn_panel(rules, pos, line, at: int, over: bool) -> dict:
         # these variants has two at most) was played before the line, so it has no SAN here.
         played = turn["actions"][:at - turn["from"]] if turn else [None]
     slots = []
-    for i, name in enumerate(rules.turn_actions):
+    for i, name in enumerate(rules.turn_actions_for(pos.turn)):
         state = "played" if i < len(played) else "next" if i == len(played) and not over else "waiting"
         slot = {"name": name, "san": played[i] if i < len(played) else None, "state": state}
         reason = rules.open_slot_reason(pos, i) if state == "waiting" and not over else None
