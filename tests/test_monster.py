@@ -239,8 +239,8 @@ def test_turns_agree_with_play():
     for fen in (START, "8/8/3k4/8/8/8/3K4/8 w - - 0 10 -", "rnbqkbnr/ppp1pppp/8/3pP3/8/8/2PP1P2/4K3 w kq d6 0 3 -",
                 "8/8/3k4/8/3K4/8/8/r7 b - - 0 10 -"):
         pos = rules.parse_fen(fen)
-        walked = sorted((tuple(moves), rules.fen(p)) for moves, p in Chess.turns(rules, pos))
-        fast = sorted((tuple(moves), rules.fen(p)) for moves, p in rules.turns(pos))
+        walked = sorted((",".join(map(str, moves)), rules.fen(p)) for moves, p in Chess.turns(rules, pos))
+        fast = sorted((",".join(map(str, moves)), rules.fen(p)) for moves, p in rules.turns(pos))
         assert walked == fast and walked
 
 
@@ -290,3 +290,21 @@ def test_a_monster_game_replays_and_agrees_with_its_result():
     game = report["games"][0]
     assert report["ok"] and game["legal"] and game["turns"] == 9
     assert game["status"]["reason"] == "checkmate" and game["result_agrees"] is True
+
+
+# ------------------------------------------------------ the coverage matrix per colour
+
+def test_matrix_asks_no_white_castling_and_no_black_second_move():
+    from doublecheck.casefiles import load_rules
+    from doublecheck.lookups import matrix
+    catalogue, _ = load_rules()
+    m = matrix.build(catalogue, load_cases()[0])
+    assert m.components["fen:castling:mover"]["monster"] == {"black": m.components["fen:castling:mover"]["monster"]["black"]}
+    assert list(m.components["half:second"]["monster"]) == ["white"]
+    assert m.absent["half:second (black)"] == {"monster": "every Black turn in monster is a single move"}
+    assert m.absent["fen:castling (white)"] == {"monster": "White has no castling in monster"}
+    # the hook takes nothing from the variants whose sides have the same rights and turns
+    assert all(set(by) == {"monster"} for comp, by in m.absent.items() if comp.endswith(("(white)", "(black)")))
+    assert list(m.components["half:second"]["marseillais"]) == ["white", "black"]
+    assert matrix.colours_lacking_rule("monster", "FIDE-3.8.2.1") == {"white"}
+    assert matrix.colours_lacking_rule("chess", "FIDE-3.8.2.1") == set()
