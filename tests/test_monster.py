@@ -268,9 +268,9 @@ def test_desk_turn_panel_has_two_slots_for_white_and_one_for_black():
     black = position({"variant": "monster", "moves": ["e2e4,d2d4"]})
     assert black["turn_actions"] == ["Move"]
     assert [s["name"] for s in black["turn"]["slots"]] == ["Move"]
-    assert black["line"][0]["turn_actions"] == ["Move 1", "Move 2"]
+    assert black["side_actions"] == {"white": ["Move 1", "Move 2"], "black": ["Move"]}
     back = position({"variant": "monster", "moves": ["e2e4,d2d4", "e7e5"]})
-    assert back["line"][1]["turn_actions"] == ["Move"] and back["line"][1]["end"] is None
+    assert back["line"][1]["actions"] == ["e5"] and back["line"][1]["end"] is None
 
 
 # ------------------------------------------------------ a game record

@@ -49,6 +49,7 @@ from doublecheck.oracle.errors import (
 )
 from doublecheck.oracle.explain import side
 from doublecheck.oracle.notation import read_text
+from doublecheck.oracle.position import BLACK, WHITE
 
 MAX_MOVES = 3000          # moves in a line, or turns in a PGN record, per request
 ORACLE_OPS = tuple(name for name, op in OPERATIONS.items() if op.desk)
@@ -139,6 +140,7 @@ def position(request: dict) -> dict:
             "line": line, "at": at, "length": len(tokens),
             "coordinates": [rules.move_text(s.pos, s.move) for s in played.steps],
             "turn_actions": list(rules.turn_actions_for(pos.turn)),
+            "side_actions": {side(c).lower(): list(rules.turn_actions_for(c)) for c in (WHITE, BLACK)},
             "turn": turn_panel(rules, pos, line, at, shown["status"]["over"]),
             "svg": position_svg(rules, pos, arrows, flipped=flip_of(request))}
 
@@ -162,7 +164,6 @@ def line_turns(rules, played, tokens) -> list:
         out.append({"number": turn_start.fullmove, "side": side(turn_start.turn).lower(),
                     "san": ",".join(sans) + ("" if complete else ","), "actions": sans,
                     "moves": tokens[begin:end], "complete": complete, "from": begin, "upto": end,
-                    "turn_actions": list(rules.turn_actions_for(turn_start.turn)),
                     "end": turn_end(rules, played, end - 1) if complete else None})
         begin = end
     return out

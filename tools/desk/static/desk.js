@@ -197,7 +197,7 @@ function renderPanel(view) {
   $("last-title").textContent = `Last turn: ${capital(last.side)} ${last.number}${last.side === "white" ? "." : "..."}`;
   // A turn that began before a FEN set between its actions lacks its earlier ones.
   // the slots of the side that played it (a turn's length may depend on the colour)
-  const names = last.turn_actions || view.turn_actions;
+  const names = view.side_actions[last.side];
   const earlier = last.end ? 0 : names.length - last.actions.length;
   fillSlots($("last-slots"), names.map((name, i) => {
     if (i < earlier) return {name, state: "played", shown: "before this position", unknown: true};
@@ -235,7 +235,7 @@ function lastTurn(view) {
 }
 
 function slotLeft(view, turn) {
-  return (turn.turn_actions || view.turn_actions).slice(turn.actions.length).join(", ");
+  return view.side_actions[turn.side].slice(turn.actions.length).join(", ");
 }
 
 function reasonText(end) {
