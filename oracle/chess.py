@@ -714,6 +714,29 @@ class Chess:
     # The names of a turn's actions, in order: as many as the longest turn has.
     turn_actions = ("Move",)
 
+    def turn_actions_for(self, color: str) -> tuple:
+        """The names of the actions of a turn of ``color``: ``turn_actions`` in every
+        variant whose turns have the same shape for both sides; a variant whose turn
+        length depends on the colour (Monster: White two moves, Black one) says so here."""
+        return self.turn_actions
+
+    def colour_lacks(self) -> dict:
+        """What one colour never has in this variant while the other does, from the rules
+        themselves: ``{"castling": {colour: why}}`` for a colour without a castling rule,
+        ``{"second-move": {colour: why}}`` for a colour whose turns are one action.  The
+        coverage matrix asks no case of that colour there.  Empty when both sides have
+        the same rights and the same turn shape (every variant but Monster so far)."""
+        names = {WHITE: "White", BLACK: "Black"}
+        lacks = {}
+        for color in (WHITE, BLACK):
+            them = other(color)
+            if not self.rights_of[color] and self.rights_of[them]:
+                lacks.setdefault("castling", {})[color] = f"{names[color]} has no castling in {self.name}"
+            if len(self.turn_actions_for(color)) < 2 <= len(self.turn_actions_for(them)):
+                lacks.setdefault("second-move", {})[color] = \
+                    f"every {names[color]} turn in {self.name} is a single move"
+        return lacks
+
     def turn_end_reason(self, pos_before, move, pos_after):
         """Why the turn that ``move`` (played at ``pos_before``, giving ``pos_after``)
         ends has fewer actions than ``turn_actions`` names: an ``explain.TurnEnd``

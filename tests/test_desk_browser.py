@@ -508,3 +508,22 @@ def test_each_record_example_is_legal_in_its_variant(variant, turns, tmp_path):
     record = tmp_path / "example.pgn"
     record.write_text(f'[Variant "{variant}"]\n\n{turns} *\n')
     assert main(["replay", str(record)]) == 0
+
+
+def test_monster_white_turn_has_two_slots_and_black_one(browser, tmp_path):
+    # MO2: White moves twice a turn (Move 1, Move 2), Black once (a single Move slot)
+    browser.open("monster")
+    assert slots(browser) == [("move 1", "to play now", "next", None), ("move 2", "not yet", "waiting", None)]
+    browser.square("e2")
+    browser.square("e4")
+    assert slots(browser) == [("move 1", "e4", "played", None), ("move 2", "to play now", "next", None)]
+    browser.square("d2")
+    browser.square("d4")
+    assert slots(browser, "last-slots") == [("move 1", "e4", "played", None), ("move 2", "d4", "played", None)]
+    assert slots(browser) == [("move", "to play now", "next", None)] and "Black's turn" in browser.text("turn-title")
+    browser.square("e7")
+    browser.square("e5")
+    assert slots(browser, "last-slots") == [("move", "e5", "played", None)]
+    assert slots(browser)[0][:3] == ("move 1", "to play now", "next")
+    browser.screenshot(tmp_path / "monster-turns.png")
+    assert browser.console_errors() == []

@@ -48,6 +48,7 @@ REGISTRY = {
     "symmetric-monster": "doublecheck.oracle.variants.symmetric_monster:SymmetricMonster",
     "marseillais": "doublecheck.oracle.variants.marseillais:Marseillais",
     "marseillais-classic": "doublecheck.oracle.variants.marseillais:MarseillaisClassic",
+    "monster": "doublecheck.oracle.variants.monster:Monster",
 }
 
 

@@ -50,6 +50,7 @@ from doublecheck.oracle.errors import (
 )
 from doublecheck.oracle.explain import side
 from doublecheck.oracle.notation import read_text
+from doublecheck.oracle.position import BLACK, WHITE
 
 MAX_MOVES = 3000          # moves in a line, or turns in a PGN record, per request
 ORACLE_OPS = tuple(name for name, op in OPERATIONS.items() if op.desk)
@@ -174,7 +175,8 @@ def position(request: dict) -> dict:
             "moves": [m["move"] for m in legal], "legal": legal, "turn_count": shown["turns"],
             "line": line, "at": at, "length": len(tokens),
             "coordinates": [rules.move_text(s.pos, s.move) for s in played.steps],
-            "turn_actions": list(rules.turn_actions),
+            "turn_actions": list(rules.turn_actions_for(pos.turn)),
+            "side_actions": {side(c).lower(): list(rules.turn_actions_for(c)) for c in (WHITE, BLACK)},
             "turn": turn_panel(rules, pos, line, at, shown["status"]["over"]),
             "svg": position_svg(rules, pos, arrows, flipped=flip_of(request))}
 
@@ -227,7 +229,7 @@ def turn_panel(rules, pos, line, at: int, over: bool) -> dict:
         # these variants has two at most) was played before the line, so it has no SAN here.
         played = turn["actions"][:at - turn["from"]] if turn else [None]
     slots = []
-    for i, name in enumerate(rules.turn_actions):
+    for i, name in enumerate(rules.turn_actions_for(pos.turn)):
         state = "played" if i < len(played) else "next" if i == len(played) and not over else "waiting"
         slot = {"name": name, "san": played[i] if i < len(played) else None, "state": state}
         reason = rules.open_slot_reason(pos, i) if state == "waiting" and not over else None

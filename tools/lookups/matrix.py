@@ -24,6 +24,13 @@ Everything here is counted from data, never guessed:
   it shows two positions differing only in that part that a count must not
   merge.
 
+- *A colour without a part of the game.*  Where a variant's rules give one
+  colour no castling or only one-move turns (Monster's White castles never,
+  its Black moves once a turn), the rules class says so (``colour_lacks``) and
+  that colour's side of the castling components, or of ``half:second``, is
+  not asked for (it shows as absent, with the rules' reason); a castling rule
+  (by the rules class's ``rule_ids``) then needs no case of that colour.
+
 - *Thin cells.*  A rule that only one curated case cites in a variant, or
   that the curated cases of a variant test for one colour only, rests on one
   case: editing it would leave the rule untested.  Such a cell is *thin*
@@ -45,7 +52,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from doublecheck.casefiles import schema
-from doublecheck.oracle import api
+from doublecheck.oracle import api, variants as registry
+from doublecheck.oracle.errors import RulesError
+from doublecheck.oracle.position import BLACK, WHITE
 
 COLOUR = "colour"
 SIDES = {"identity": ("counted", "not counted")}        # every other family: white / black
@@ -91,6 +100,52 @@ def missing_side_text(component: str) -> str:
     if family(component) in SIDES:
         return "expected status"
     return "colour:white or colour:black tag"
+
+
+COLOUR_OF = {WHITE: "white", BLACK: "black"}
+# What a colour may lack (the rules' ``colour_lacks``), and what of the matrix it takes away:
+# the components it empties, and the rule_ids topics whose rules it makes one-colour.
+LACKS = {"castling": (lambda comp: "castling" in comp.split(":")[1:2],
+                      ("castling", "castling-rights", "castling-path", "castling-attack")),
+         "second-move": (lambda comp: comp == "half:second", ())}
+
+
+def colour_lacks(variant: str) -> dict:
+    """{what: {colour name: why}} from the variant's rules class (none for a variant the
+    registry does not know, such as one named only by a catalogue under test)."""
+    try:
+        rules = registry.get(variant)
+    except RulesError:
+        return {}
+    return {what: {COLOUR_OF[c]: why for c, why in by.items()} for what, by in rules.colour_lacks().items()}
+
+
+def sides_lacking(variant: str, component: str) -> dict:
+    """{side: why} for the sides of ``component`` a colour of ``variant`` cannot have."""
+    if sides_of(component) != COLOURS:
+        return {}
+    out = {}
+    for what, by in colour_lacks(variant).items():
+        if LACKS[what][0](component):
+            out.update(by)
+    return out
+
+
+def colours_lacking_rule(variant: str, rid: str) -> set:
+    """The colours a rule cannot concern in ``variant``: a castling rule of the rules'
+    ``rule_ids`` for a colour without castling."""
+    try:
+        ids = registry.get(variant).rule_ids
+    except RulesError:
+        return set()
+    out = set()
+    for what, by in colour_lacks(variant).items():
+        for topic in LACKS[what][1]:
+            value = ids.get(topic)
+            cited = {value} if isinstance(value, str) else set(value or ())
+            if rid in cited:
+                out.update(by)
+    return out
 
 
 def repetition_counted(expect: dict) -> bool | None:
@@ -182,7 +237,14 @@ def build(catalogue: dict, cases, variants=None, kills=None) -> Matrix:
                 elif v not in reasons and v not in required.setdefault(comp, []):
                     required[comp].append(v)
     for comp in sorted(required, key=known.index):
-        m.components[comp] = {v: dict.fromkeys(sides_of(comp), 0) for v in columns if v in required[comp]}
+        m.components[comp] = {}
+        for v in columns:
+            if v not in required[comp]:
+                continue
+            lacking = sides_lacking(v, comp)
+            m.components[comp][v] = {side: 0 for side in sides_of(comp) if side not in lacking}
+            for side, why in lacking.items():
+                m.absent.setdefault(f"{comp} ({side})", {})[v] = why
     for case in cases:
         if case.variant not in m.colours:
             continue
@@ -200,7 +262,8 @@ def build(catalogue: dict, cases, variants=None, kills=None) -> Matrix:
             if not sides:
                 m.problems.append(f"case {case.id}: covers {comp} but has no {missing_side_text(comp)}")
             for side in sides:
-                cell[side] += 1
+                if side in cell:
+                    cell[side] += 1
     for comp, cells in m.components.items():
         for v, counts in cells.items():
             for side, n in counts.items():
@@ -245,7 +308,8 @@ def thin_rules(catalogue: dict, cases, m: Matrix) -> list[dict]:
             if v in m.not_tested[rid]:
                 continue
             colours = cited.get((rid, v), [])
-            missing = [] if one_colour else [c for c in COLOURS if c not in colours]
+            lacking = colours_lacking_rule(v, rid)
+            missing = [] if one_colour else [c for c in COLOURS if c not in colours and c not in lacking]
             if len(colours) < THIN_BELOW or missing:
                 out.append({"kind": "rule", "id": rid, "variant": v, "cases": len(colours),
                             "missing_colours": missing})
@@ -363,7 +427,8 @@ def as_text(m: Matrix) -> str:
                 row.append(".")
                 continue
             counts = list(cells[v].values())
-            row.append("/".join(map(str, counts)) + ("!" if 0 in counts else ""))
+            shown = [str(cells[v].get(side, "-")) for side in sides_of(comp)]   # '-': the colour lacks it
+            row.append("/".join(shown) + ("!" if 0 in counts else ""))
         comp_rows.append((f"{comp} ({'/'.join(sides_of(comp))})", row))
     comp_rows.append(("colour tags (white/black)",
                       [f"{m.colours[v]['white']}/{m.colours[v]['black']}" for v in m.variants]))

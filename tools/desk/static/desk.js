@@ -245,8 +245,10 @@ function renderPanel(view) {
   if (!last) return;
   $("last-title").textContent = `Last turn: ${capital(last.side)} ${last.number}${last.side === "white" ? "." : "..."}`;
   // A turn that began before a FEN set between its actions lacks its earlier ones.
-  const earlier = last.end ? 0 : view.turn_actions.length - last.actions.length;
-  fillSlots($("last-slots"), view.turn_actions.map((name, i) => {
+  // the slots of the side that played it (a turn's length may depend on the colour)
+  const names = view.side_actions[last.side];
+  const earlier = last.end ? 0 : names.length - last.actions.length;
+  fillSlots($("last-slots"), names.map((name, i) => {
     if (i < earlier) return {name, state: "played", shown: "before this position", unknown: true};
     if (i < earlier + last.actions.length) return {name, state: "played", shown: last.actions[i - earlier]};
     return {name, state: "empty", shown: "left empty", why: reasonText(last.end), rule: last.end.rule};
@@ -282,7 +284,7 @@ function lastTurn(view) {
 }
 
 function slotLeft(view, turn) {
-  return view.turn_actions.slice(turn.actions.length).join(", ");
+  return view.side_actions[turn.side].slice(turn.actions.length).join(", ");
 }
 
 function reasonText(end) {
