@@ -144,6 +144,20 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
              "legal second move exists",
              "two-move sites that hand the turn over when the mover has nothing left to play")),
     }),
+    _option("ep-after-white-move-one", RULE, "in classic Monster chess, whether a two-square "
+            "step made with White's first move leaves Black an en passant target", "none", {
+        "none": Value(
+            "only a double step made with White's second move leaves Black a target, since "
+            "White's own second move comes between the first one and Black's reply",
+            ("doublecheck ruling MO6 (doublecheck rules MO6)",
+             "the rules pages on Monster chess read en passant as in chess: only the move just "
+             "before the reply can be taken")),
+        "target": Value(
+            "a double step made with either of White's two moves leaves Black a target, so "
+            "Black may face two targets after one White turn",
+            ("PlayStrategy's Monster implementation (its move generator and its tests count "
+             "a Black en passant capture of a pawn that double-stepped with White's first move)",)),
+    }),
     _option("san", CAPABILITY, "whether the engine reads moves written in SAN", "yes", {
         "yes": Value("the engine reads SAN as well as coordinates",
                      ("doublecheck ruling G8 (doublecheck rules G8): SAN is accepted and produced",)),

@@ -189,7 +189,7 @@ def test_counts_published_by_playstrategy(moves, default, both):
     """PlayStrategy's tests give Black both targets of a White turn (the third line: 28);
     MO6 gives Black only the target of move two (27).  Every other count is the same."""
     assert len(Monster().legal_moves(after(Monster(), moves))) == default
-    alt = Monster(black_takes_both_targets=True)
+    alt = Monster({"ep-after-white-move-one": "target"})
     assert len(alt.legal_moves(after(alt, moves))) == both
 
 
@@ -205,7 +205,7 @@ def test_playstrategy_checkmate_and_stalemate_lines():
 # ------------------------------------------------------ the MO6.1 alternative
 
 def test_both_targets_written_and_read_under_the_alternative():
-    alt = Monster(black_takes_both_targets=True)
+    alt = Monster({"ep-after-white-move-one": "target"})
     pos = after(alt, "f2f4 e1f1 d7d5 f4f5 f1f2 d5d4 c2c4")
     assert alt.fen(pos).split()[3] == "c3" and alt.fen(pos).split()[6] == "m"
     pos = alt.play(pos, alt.parse_move(pos, "e2e4"))

@@ -40,22 +40,24 @@ class Monster(Chess):
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/2PPPP2/4K3 w kq - 0 1 -"     # MO1
     extra_fields = ("turn",)
     max_perft_depth = 13
-    # MO6.1: the sources disagree on one point of en passant.  False (the ruling MO6):
-    # only a double step made with White's move two leaves Black a target.  True (as
-    # PlayStrategy plays it): Black may take en passant on either double step of White's
-    # turn, so up to two targets.  A rule option named by this attribute.
-    black_takes_both_targets = False
     moves_per_turn = {WHITE: 2, BLACK: 1}                                      # MO2
+    # MO6.1: the sources disagree on one point of en passant, so it is a rule option
+    # (OPT-ep-after-white-move-one): by default (MO6) only a double step made with White's
+    # move two leaves Black a target; with ``target`` (as PlayStrategy plays it) either
+    # double step of White's turn does, so Black may face two targets.
+    option_names = Chess.option_names + ("ep-after-white-move-one",)
 
-    def __init__(self, black_takes_both_targets=None):
-        if black_takes_both_targets is not None:
-            self.black_takes_both_targets = bool(black_takes_both_targets)
+    def __init__(self, options=None):
         # The rank a double-stepping pawn of each colour passes over (MO6).
         self.passed_rank = {c: self.pawn_start_rank[c] + self.forward[c] for c in (WHITE, BLACK)}
         # The squares on a line (rank, file, diagonal) through each square: only a move
         # from one of them can open a slider's line onto a king standing there.
         self.aligned = [frozenset(t for ray in rays.values() for t in ray) for rays in self.geometry.rays]
-        super().__init__()
+        super().__init__(options)
+
+    def use_options(self, options):
+        super().use_options(options)
+        self.black_takes_both_targets = options["ep-after-white-move-one"] == "target"   # MO6.1
 
     def make_castle_rules(self):
         """MO7: Black castles as in chess; White has no castling at all."""

@@ -107,7 +107,9 @@ class EnPassantOnMoveTwo(Monster):
 class MoveOneStepLeavesTarget(Monster):
     """A double step with White's move one leaves Black a target, as in Marseillais."""
 
-    black_takes_both_targets = True
+    def use_options(self, options):
+        super().use_options(options)
+        self.black_takes_both_targets = True
 
 
 class WhiteCastles(Monster):
@@ -153,3 +155,17 @@ class BlackMovesTwice(Monster):
         except Exception:
             if not (pos.state == MID_TURN and pos.turn == BLACK):
                 raise
+
+
+# ------------------------------------------------------------------ rule options
+
+class OnlyLastDoubleStepTarget(Monster):
+    """Under ep-after-white-move-one=target, a double step with White's move two replaces the
+    target of move one's double step instead of adding to it."""
+
+    def end_turn(self, pos, move):
+        after = super().end_turn(pos, move)
+        passed = self.passed_square(pos, move)
+        if self.black_takes_both_targets and passed is not None and len(after.ep) > 1:
+            return after.replace(ep=frozenset([passed]))
+        return after
