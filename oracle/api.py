@@ -30,9 +30,10 @@ def start_fen(variant: str) -> str:
     return variants.get(variant).start_fen
 
 
-def same_fen(variant: str, a: str, b: str) -> bool:
-    """Do two FENs describe the same position (parsed and written back the oracle's way)?"""
-    rules = variants.get(variant)
+def same_fen(variant, a: str, b: str) -> bool:
+    """Do two FENs describe the same position (parsed and written back the oracle's way)?
+    ``variant``: an id, or the rules object (under options) to read them with."""
+    rules = variants.rules_of(variant)
     return rules.fen(rules.parse_fen(a)) == rules.fen(rules.parse_fen(b))
 
 

@@ -11,7 +11,7 @@ import pytest
 from doublecheck.authoring.options_record import answer
 from doublecheck.casefiles import (CASES_DIR, DataError, load_cases, load_rules, option_changes,
                                    option_problems)
-from doublecheck.harness.compare import compare
+from doublecheck.harness.compare import compare, judged_as
 from doublecheck.harness.engines import SubprocessEngine
 from doublecheck.oracle import api, options, variants
 from doublecheck.oracle.errors import INVALID_RECORD, UNKNOWN_OPTION, RulesError
@@ -264,7 +264,8 @@ def test_every_non_default_value_has_curated_cases_of_both_colours(cases):
 
 def test_every_curated_option_case_passes_under_its_options_and_the_changed_ones_fail_without(cases):
     for c in (c for c in cases if c.options):
-        assert not compare(c.variant, c.expect, answer(variants.get(c.variant, c.options), c.request)), c.id
+        assert not compare(judged_as(c.variant, c.options), c.expect,
+                           answer(variants.get(c.variant, c.options), c.request)), c.id
     # the cases of a value that differs from the default rules: without the option they fail
     differs = [c for c in cases if c.options and c.id.endswith(("fifty-moves-white", "pass-white"))]
     assert differs
@@ -297,7 +298,7 @@ def test_the_served_oracle_under_each_value_answers_its_cases(cases, name, value
     plain = SubprocessEngine(serve_command({}), timeout=60)
     try:
         assert engine.hello()["options"] == {name: value}
-        failures = [c.id for c in mine if compare(c.variant, c.expect, engine.request(c.request))]
+        failures = [c.id for c in mine if compare(judged_as(c.variant, c.options), c.expect, engine.request(c.request))]
         assert failures == []
         assert any(compare(c.variant, c.expect, plain.request(c.request)) for c in mine)
     finally:

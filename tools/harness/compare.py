@@ -145,8 +145,18 @@ def _fen(variant, want, got):
 
 
 def _normal_fen(variant, fen):
-    from doublecheck.oracle import api
-    return api.handle({"op": "fen", "variant": variant, "fen": fen})["fen"]
+    from doublecheck.oracle import api, variants
+    rules = variants.rules_of(variant)
+    return api.handle({"op": "fen", "variant": rules.name, "fen": fen}, rules=rules)["fen"]
+
+
+def judged_as(variant: str, options=None):
+    """What an answer is compared under: the variant id, or its rules object playing the
+    rule options a case was judged under (a FEN valid only under them must parse)."""
+    if not options:
+        return variant
+    from doublecheck.oracle import variants
+    return variants.get(variant, options)
 
 
 def _status(variant, want, got):
@@ -410,7 +420,7 @@ class SanNamer:
     def __init__(self, variant: str, request: dict):
         from doublecheck.oracle import api, variants
         try:
-            self.rules = variants.get(variant)
+            self.rules = variants.rules_of(variant)
             self.pos = api.replay(self.rules, request.get("fen"), request.get("moves")).final
         except Exception:  # a position the oracle rejects: moves are shown without SAN
             self.rules = self.pos = None

@@ -36,7 +36,8 @@ from pathlib import Path
 from doublecheck.casefiles import CASES_DIR, case_ids, check_cases_dir, load_cases, schema, select, select_tier
 from doublecheck.harness import deepsplit
 from doublecheck.harness import report as reports
-from doublecheck.harness.compare import CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference, short_diff
+from doublecheck.harness.compare import (CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference, judged_as,
+                                        short_diff)
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
 from doublecheck.harness.declared import NO_OPTIONS
 from doublecheck.harness.protocol import response_problems
@@ -284,11 +285,11 @@ def _judge(case, engine, drill, timeout, reference=None, claims=None, memo=None,
         return Result(case, "skipped", [f"the engine does not support this request: "
                                         f"{answer['error']['message']}"], **kept)
     try:
-        diff = difference(case.variant, case.expect, answer, case.request)
+        diff = difference(judged_as(case.variant, options), case.expect, answer, case.request)
     except Exception as e:
         return _error(case, HARNESS_ERROR,
                       [f"could not compare the answer: {type(e).__name__}: {e}"], **kept)
-    doubt = oracle_doubt(case, engine, answer, limit, reference) if diff else None
+    doubt = oracle_doubt(case, engine, answer, limit, reference, options) if diff else None
     if diff and drill and not doubt and op == "perft" and answer["ok"] and "error" not in case.expect \
             and case.request.get("depth", 0) >= 1:
         diff["drill_down"] = drill_down(case, engine, reference, timeout=limit)
@@ -310,7 +311,7 @@ def _built_in(case) -> bool:
     return Path(case.path).resolve().is_relative_to(CASES_DIR.resolve())
 
 
-def oracle_doubt(case, engine, answer, limit, reference=None) -> str | None:
+def oracle_doubt(case, engine, answer, limit, reference=None, options=None) -> str | None:
     """For a failed case of a user's own tree: CASE_DOUBT when the built-in oracle does not
     give the expected answer either (said before anything blames the engine), else None."""
     if _built_in(case):
@@ -321,7 +322,7 @@ def oracle_doubt(case, engine, answer, limit, reference=None) -> str | None:
         except Exception as e:   # the oracle cannot say in time: no verdict on the case
             return f"(the oracle could not check this case: {type(e).__name__}: {e})"
     try:
-        wrong = difference(case.variant, case.expect, answer, case.request)
+        wrong = difference(judged_as(case.variant, options), case.expect, answer, case.request)
     except Exception:
         return None
     return CASE_DOUBT if wrong else None

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from doublecheck.authoring.mutants import CATALOGUE, Mutant
 from doublecheck.casefiles import CASES_NOT_FOUND, DataError, check_cases_dir, load_cases
-from doublecheck.harness.compare import compare
+from doublecheck.harness.compare import compare, judged_as
 from doublecheck.harness.engines import AdapterEngine
 from doublecheck.harness.runner import expected_nodes
 from doublecheck.oracle import api, variants
@@ -110,7 +110,7 @@ def run_mutant(m: Mutant, cases, max_nodes=DEFAULT_MAX_NODES, stop_after=KILLERS
     for case in chosen:
         outcome.ran += 1
         answer = engines.answer(case)
-        lines = compare(case.variant, case.expect, answer)
+        lines = compare(judged_as(case.variant, case.options), case.expect, answer)
         if lines:
             outcome.killers.append(case.id)
             if not outcome.diff:

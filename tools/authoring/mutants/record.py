@@ -26,7 +26,7 @@ from doublecheck.authoring.mirrors import independent
 from doublecheck.authoring.mutants import CATALOGUE
 from doublecheck.authoring.mutants.kill import DEFAULT_MAX_NODES, CaseEngines
 from doublecheck.harness import compare as compare_module
-from doublecheck.harness.compare import compare
+from doublecheck.harness.compare import compare, judged_as
 from doublecheck.harness.runner import expected_nodes
 from doublecheck.oracle import api
 
@@ -90,7 +90,7 @@ def killers(m, cases) -> list[str]:
     """Ids of every curated case of the mutant's variant that the mutant fails."""
     engines = CaseEngines(m)
     return [c.id for c in curated(cases, m.variant)
-            if compare(c.variant, c.expect, engines.answer(c))]
+            if compare(judged_as(c.variant, c.options), c.expect, engines.answer(c))]
 
 
 def stored(path: Path = RECORD) -> dict:
