@@ -214,6 +214,21 @@ def deep_rows(cases_dir: Path = CASES_DIR) -> list[str]:
     return deep.deep_rows(cases_dir)
 
 
+def option_rows() -> list[str]:
+    """docs/options.md, "The options": every option of doublecheck.oracle.options with its
+    values, and the variants whose rules class takes it (a capability: every variant)."""
+    from doublecheck.oracle import options
+    takes = {v: options.taken_by(variants.get(v)) for v in REGISTRY}
+    rows = ["| option | kind | default | other values | variants |", "|---|---|---|---|---|"]
+    for name, option in options.OPTIONS.items():
+        mine = [v for v, taken in takes.items() if name in taken]
+        who = "all" if option.kind == options.CAPABILITY or len(mine) == len(takes) else \
+            ", ".join(f"`{v}`" for v in mine)
+        others = "; ".join(f"`{v}`: {_cell(option.values[v].summary)}" for v in option.alternatives())
+        rows.append(f"| `{name}` | {option.kind} | `{option.default}` | {others} | {who} |")
+    return rows
+
+
 def perft_text(text: str, docs_dir: Path) -> str:
     text = block(text, "perft terms table", "about of each variant's rules class",
                  perft_term_rows(docs_dir), "docs/perft.md")
@@ -241,6 +256,11 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
     perft = Path(docs_dir) / "perft.md"
     if perft.exists():
         out[perft] = perft_text(perft.read_text(encoding="utf-8"), docs_dir)
+    options_page = Path(docs_dir) / "options.md"
+    if options_page.exists():
+        out[options_page] = block(options_page.read_text(encoding="utf-8"), "option table",
+                                  "doublecheck.oracle.options and each variant's option_names",
+                                  option_rows(), "docs/options.md")
     readme = Path(docs_dir).parent / "README.md"
     if readme.exists() and Path(docs_dir).is_dir():
         out[readme] = block(readme.read_text(encoding="utf-8"), "variant table",
