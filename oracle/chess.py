@@ -85,6 +85,12 @@ class Chess:
     # count passes 2**64 one ply deeper (docs/protocol.md, Limits).
     max_perft_depth = 13
 
+    def perft_depth_limit(self, turns: bool) -> int:
+        """The deepest perft a request may ask for, by moves or (``turns``) by turns:
+        ``max_perft_depth`` for both unless turns grow so long that a lower turn depth
+        already passes 2**64 (progressive chess)."""
+        return self.max_perft_depth
+
     def __init__(self):
         g = self.geometry
         self.castle_rules = self.make_castle_rules()
@@ -675,8 +681,29 @@ class Chess:
     # them, and says why a turn ended before its last slot.  Both answers come
     # from here, so a page never works out a rule of its own.
 
+    # How game records number the turns: False, the usual fullmove numbers (``3. Na5,Bd3
+    # e6,f4``); True, every turn numbered on its own with ``turn_number``, its moves
+    # apart (progressive chess: ``1. e4 2. e5 Qh4 3. ...``).  doublecheck.lookups.pgn.
+    pgn_numbers_each_turn = False
+
+    def turn_number(self, pos) -> int:
+        """The number a game record gives the turn starting at ``pos``."""
+        return pos.fullmove
+
     # The names of a turn's actions, in order: as many as the longest turn has.
     turn_actions = ("Move",)
+
+    def turn_slots(self, pos):
+        """The names of the actions of the turn being played at ``pos`` (the desk's turn
+        panel draws one slot each): ``turn_actions`` unless the turn's length depends
+        on the position, as a progressive series of n moves does."""
+        return self.turn_actions
+
+    def actions_played(self, pos) -> int:
+        """How many actions of the turn being played at ``pos`` are already played (a FEN
+        may start inside a turn): none at a turn boundary, else one, as in every variant
+        whose turns have two actions at most."""
+        return 1 if self.mid_turn(pos) else 0
 
     def turn_end_reason(self, pos_before, move, pos_after):
         """Why the turn that ``move`` (played at ``pos_before``, giving ``pos_after``)

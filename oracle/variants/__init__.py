@@ -44,6 +44,8 @@ REGISTRY = {
     "symmetric-monster": "doublecheck.oracle.variants.symmetric_monster:SymmetricMonster",
     "marseillais": "doublecheck.oracle.variants.marseillais:Marseillais",
     "marseillais-classic": "doublecheck.oracle.variants.marseillais:MarseillaisClassic",
+    "progressive-scottish": "doublecheck.oracle.variants.progressive:ProgressiveScottish",
+    "progressive-italian": "doublecheck.oracle.variants.progressive:ProgressiveItalian",
 }
 
 

@@ -178,7 +178,7 @@ function renderTurn(view) {
 }
 
 // The turn panel: one slot per action of the turn the side to move is playing, as the
-// server names them (the rules' turn_actions), the next one being the one the rules allow
+// server names them (the rules' turn_slots: n slots for a series of n moves), the next one being the one the rules allow
 // now; under it the turn that has just ended, with the reason for any slot left empty.
 function renderPanel(view) {
   const panel = view.turn;
@@ -196,8 +196,9 @@ function renderPanel(view) {
   if (!last) return;
   $("last-title").textContent = `Last turn: ${capital(last.side)} ${last.number}${last.side === "white" ? "." : "..."}`;
   // A turn that began before a FEN set between its actions lacks its earlier ones.
-  const earlier = last.end ? 0 : view.turn_actions.length - last.actions.length;
-  fillSlots($("last-slots"), view.turn_actions.map((name, i) => {
+  const names = last.slots || view.turn_actions;   // the rules' slots for that very turn
+  const earlier = last.end ? 0 : names.length - last.actions.length;
+  fillSlots($("last-slots"), names.map((name, i) => {
     if (i < earlier) return {name, state: "played", shown: "before this position", unknown: true};
     if (i < earlier + last.actions.length) return {name, state: "played", shown: last.actions[i - earlier]};
     return {name, state: "empty", shown: "left empty", why: reasonText(last.end), rule: last.end.rule};
@@ -233,7 +234,7 @@ function lastTurn(view) {
 }
 
 function slotLeft(view, turn) {
-  return view.turn_actions.slice(turn.actions.length).join(", ");
+  return (turn.slots || view.turn_actions).slice(turn.actions.length).join(", ");
 }
 
 function reasonText(end) {
