@@ -35,13 +35,15 @@ from doublecheck.oracle.position import BLACK, WHITE, Move, Position, other
 NO_TARGETS = frozenset()
 # P8: listing the ways to finish a series visits at most this many positions; a
 # longer walk is refused (a series of n moves has some 30**n ways to be played).
-SERIES_WALK_LIMIT = 300_000
+SERIES_WALK_LIMIT = 100_000
+# P8: and a series with more moves left than this is not listed at all (instant refusal).
+MAX_LISTED_LEFT = 4
 # P5: quiet series (no capture, no pawn move) after which a draw may be claimed, and
 # after which it is automatic (the sources' ten, and fifteen mirroring G3's 50/75).
 QUIET_SERIES_CLAIM, QUIET_SERIES_AUTO = 10, 15
-# The turn-perft depth limit: the start position's count by series passes 2**64 at
-# depth 5 (1 + 2 + 3 + 4 + 5 = 15 moves), and a series of 4 is already near P8's limit.
-MAX_TURN_PERFT_DEPTH = 4
+# The turn-perft depth limit (P8): depth 4 from the start is already 10 moves, some
+# 10**13 sequences, and its series of 4 pass the walk's limit in most positions.
+MAX_TURN_PERFT_DEPTH = 3
 
 
 class Series(NamedTuple):
@@ -131,6 +133,8 @@ class Progressive(Chess):
     def turns(self, pos):
         """Every way to finish the current series, as (moves, position after); P8 bounds
         the walk."""
+        if self.left(pos) > MAX_LISTED_LEFT:
+            raise RulesError(INVALID_REQUEST, self.walk_refusal(pos))
         found, visited = [], [0]
 
         def walk(p, line):
@@ -148,9 +152,9 @@ class Progressive(Chess):
         return found
 
     def walk_refusal(self, pos) -> str:
-        return (f"the {self.left(pos)} moves left in this series have more than {SERIES_WALK_LIMIT:,} "
-                f"ways to be played, more than a turn list or a turn-perft will walk (P8): ask for "
-                f"moves, or perft by moves")
+        return (f"the {self.left(pos)} moves left in this series have too many ways to be played for "
+                f"a turn list or a turn-perft (P8: at most {MAX_LISTED_LEFT} moves left and "
+                f"{SERIES_WALK_LIMIT:,} positions walked): ask for moves, or perft by moves")
 
     def perft_depth_limit(self, turns: bool) -> int:
         return MAX_TURN_PERFT_DEPTH if turns else self.max_perft_depth
@@ -473,7 +477,7 @@ class ProgressiveScottish(Progressive):
                   turn=("a series: n moves in series n (**P1**), fewer when a move gives check "
                         "(**PS1**) or no legal move is left (**P4**)"),
                   note=("perft 3 from the start is White's move, then Black's two; turn-perft is "
-                        "limited to depth 4 and a series walk to 300,000 positions (**P8**)"))
+                        "limited to depth 3, a series walk to 100,000 positions (**P8**)"))
 
 
 class ProgressiveItalian(Progressive):
@@ -487,5 +491,5 @@ class ProgressiveItalian(Progressive):
                   turn=("a series: n moves in series n (**P1**), fewer only when no legal move is "
                         "left (**P4**); a check before the last move is illegal (**PI1**)"),
                   note=("a side in check whose only answers give check is mated (**PI1**); "
-                        "turn-perft is limited to depth 4 and a series walk to 300,000 positions "
+                        "turn-perft is limited to depth 3, a series walk to 100,000 positions "
                         "(**P8**)"))
