@@ -15,7 +15,7 @@ ID`` prints one); the ids mark where each acts here:
 - P5, P5.1: ten quiet series claimable, fifteen automatic (reported as the move-count draws)
 - P6, P6.1, P6.2: repetition at series boundaries; FEN fields 7-9 and field 4
 - PS1: a check ends the series at once (both forms: in the Italian form it can only come last)
-- PI1: a check before the last move of the series is illegal (Italian form)
+- the Italian form's own check rule is named on its class, ``ProgressiveItalian``
 - PI2: each move is judged on its own
 - P7: the series shown with a comma says it goes on; a comma on a series' last move is refused
 - P8: a series has too many ways to finish to be listed (turn lists and turn-perft are bounded)
