@@ -107,6 +107,12 @@ class Chess:
     # its own.  Every variant has the draw rules of G3, so every variant takes ``draws``.
     option_names = ("draws",)
 
+    def perft_depth_limit(self, turns: bool) -> int:
+        """The deepest perft a request may ask for, by moves or (``turns``) by turns:
+        ``max_perft_depth`` for both unless turns grow so long that a lower turn depth
+        already passes 2**64 (progressive chess)."""
+        return self.max_perft_depth
+
     def __init__(self, options=None):
         # The rule options this object plays under, defaults filled in; the rules read
         # them where the rule differs (``draw_endings``, ``make``).
@@ -497,13 +503,25 @@ class Chess:
             return game_over("stalemate")
         if self.dead_position(pos):
             return game_over("dead-position")
+        return self.draw_status(pos, history)
+
+    def draw_status(self, pos: Position, history=()) -> dict:
+        """The draws of G3 at a turn boundary where the game is not otherwise over: the
+        clock (``draw_clock``) and the repetition count against ``draw_endings`` (G3, or
+        OPT-draws=automatic)."""
         seen = 1 + history.count(self.identity(pos))   # a tuple, a list or an api.History
-        endings = self.draw_endings                     # G3, or OPT-draws=automatic
-        for reason, clock, times in endings["automatic"]:
-            if reached(pos.halfmove, seen, clock, times):
+        clock, endings = self.draw_clock(pos), self.draw_endings
+        for reason, at_least, times in endings["automatic"]:
+            if reached(clock, seen, at_least, times):
                 return game_over(reason)
-        return not_over([reason for reason, clock, times in endings["claimable"]
-                         if reached(pos.halfmove, seen, clock, times)])
+        return not_over([reason for reason, at_least, times in endings["claimable"]
+                         if reached(clock, seen, at_least, times)])
+
+    def draw_clock(self, pos: Position) -> int:
+        """What the move-count draws count: the halfmove clock (G2); a variant counting
+        something else (progressive chess: quiet series, P5) says so here and gives
+        ``draw_endings`` its own thresholds."""
+        return pos.halfmove
 
     def dead_position(self, pos: Position) -> bool:
         """G4: only kings, plus one minor piece, or only bishops all on squares of one colour."""
@@ -711,6 +729,15 @@ class Chess:
     # them, and says why a turn ended before its last slot.  Both answers come
     # from here, so a page never works out a rule of its own.
 
+    # How game records number the turns: False, the usual fullmove numbers (``3. Na5,Bd3
+    # e6,f4``); True, every turn numbered on its own with ``turn_number``, its moves
+    # apart (progressive chess: ``1. e4 2. e5 Qh4 3. ...``).  doublecheck.lookups.pgn.
+    pgn_numbers_each_turn = False
+
+    def turn_number(self, pos) -> int:
+        """The number a game record gives the turn starting at ``pos``."""
+        return pos.fullmove
+
     # The names of a turn's actions, in order: as many as the longest turn has.
     turn_actions = ("Move",)
 
@@ -736,6 +763,19 @@ class Chess:
                 lacks.setdefault("second-move", {})[color] = \
                     f"every {names[color]} turn in {self.name} is a single move"
         return lacks
+
+    def turn_slots(self, pos):
+        """The names of the actions of the turn being played at ``pos`` (the desk's turn
+        panel draws one slot each): those of the side to move (``turn_actions_for``)
+        unless the turn's length depends on the position, as a progressive series of n
+        moves does."""
+        return self.turn_actions_for(pos.turn)
+
+    def actions_played(self, pos) -> int:
+        """How many actions of the turn being played at ``pos`` are already played (a FEN
+        may start inside a turn): none at a turn boundary, else one, as in every variant
+        whose turns have two actions at most."""
+        return 1 if self.mid_turn(pos) else 0
 
     def turn_end_reason(self, pos_before, move, pos_after):
         """Why the turn that ``move`` (played at ``pos_before``, giving ``pos_after``)

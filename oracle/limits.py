@@ -16,7 +16,8 @@ a real position, game or test vector needs:
 - a request holds at most ``MAX_MOVES`` items in ``moves`` (a game on the
   largest board ends under G3 within about 40,000 moves);
 - the perft depth is at most the variant's ``max_perft_depth``, a class
-  attribute of its rules (``check_perft_depth``).
+  attribute of its rules (``check_perft_depth``; a variant whose turns grow
+  lowers it for turns through ``perft_depth_limit``).
 """
 
 from doublecheck.oracle.errors import INVALID_REQUEST, RulesError, quote
@@ -29,11 +30,13 @@ MAX_MOVES = 100_000
 
 def check_perft_depth(rules, depth, turns: bool = False) -> None:
     """RulesError(invalid-request) unless ``depth`` is a whole number from 0 to the
-    variant's ``max_perft_depth`` (the same limit counts moves or turns)."""
+    variant's ``perft_depth_limit(turns)`` (by default ``max_perft_depth``, the same
+    limit for moves and turns)."""
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
         raise RulesError(INVALID_REQUEST, f"'depth' must be a whole number >= 0, not {quote(depth)}")
-    if depth > rules.max_perft_depth:
+    limit = rules.perft_depth_limit(turns)
+    if depth > limit:
         unit = "turns" if turns else "moves"
         raise RulesError(INVALID_REQUEST, f"perft depth {quote(depth)} is more than {rules.name} "
-                                          f"allows: at most {rules.max_perft_depth} {unit} "
+                                          f"allows: at most {limit} {unit} "
                                           f"(doublecheck docs protocol, \"Limits\")")

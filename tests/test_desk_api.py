@@ -124,7 +124,7 @@ def test_position_through_the_seed_000_mate(desk):
     assert first["status"]["over"] is False
     assert first["line"] == [{"number": 1, "side": "white", "san": "Qg8+,", "moves": ["b3g8,"],
                               "complete": False, "from": 0, "upto": 1, "actions": ["Qg8+"],
-                              "end": None}]
+                              "slots": ["First half", "Second half"], "end": None}]
     # the turn panel: the first half played, the second the rules' next action (DM-activation)
     assert first["turn_actions"] == ["First half", "Second half"]
     assert first["turn"] == {"side": "white", "number": 1, "slots": [
@@ -191,6 +191,7 @@ def test_position_ends_the_turn_where_the_rules_end_it(desk):
     assert not capture["mid_turn"] and capture["to_move"] == "black"
     assert capture["line"][-1] == {"number": 2, "side": "white", "san": "exd5", "moves": ["e4d5"],
                                    "complete": True, "from": 4, "upto": 5, "actions": ["exd5"],
+                                   "slots": ["Move 1", "Move 2"],
                                    "end": {"rule": "DA-5", "words": "move 1 exd5 captures",
                                            "also": ["A1"], "title": ops.catalogue()["DA-5"]["title"],
                                            "usual": False}}
@@ -266,7 +267,7 @@ def test_position_with_two_en_passant_targets(desk, variant):
     assert "En passant targets for Black's turn: c3 and e3 (M4)." in both["state"]
     assert both["line"] == [{"number": 2, "side": "white", "san": "c4,e4", "moves": ["c2c4,", "e2e4"],
                              "complete": True, "from": 0, "upto": 2, "actions": ["c4", "e4"],
-                             "end": None}]
+                             "slots": ["Move one", "Move two"], "end": None}]
     half = ok(desk, "position", {"variant": variant, "fen": start, "moves": line + ["b4c3"]})
     assert half["mid_turn"] and half["to_move"] == "black" and half["fen"].endswith(" e3 0 2 m")
     assert "d4e3" in half["moves"] and "Open to move two after the en passant move one: e3 (M4)." \

@@ -49,6 +49,8 @@ REGISTRY = {
     "marseillais": "doublecheck.oracle.variants.marseillais:Marseillais",
     "marseillais-classic": "doublecheck.oracle.variants.marseillais:MarseillaisClassic",
     "monster": "doublecheck.oracle.variants.monster:Monster",
+    "progressive-scottish": "doublecheck.oracle.variants.progressive:ProgressiveScottish",
+    "progressive-italian": "doublecheck.oracle.variants.progressive:ProgressiveItalian",
 }
 
 

@@ -199,6 +199,7 @@ def line_turns(rules, played, tokens) -> list:
         end = begin + len(sans)
         out.append({"number": turn_start.fullmove, "side": side(turn_start.turn).lower(),
                     "san": ",".join(sans) + ("" if complete else ","), "actions": sans,
+                    "slots": list(rules.turn_slots(turn_start)),
                     "moves": tokens[begin:end], "complete": complete, "from": begin, "upto": end,
                     "end": turn_end(rules, played, end - 1) if complete else None})
         begin = end
@@ -219,17 +220,18 @@ def turn_end(rules, played, index: int):
 
 def turn_panel(rules, pos, line, at: int, over: bool) -> dict:
     """The turn the side to move is playing at ``at``: one slot per action the rules
-    name, each ``played`` (with its SAN), ``next`` (the rules allow it now) or
+    name for it (``turn_slots``: a progressive series of n moves has n), each ``played`` (with its SAN), ``next`` (the rules allow it now) or
     ``waiting``; at a turn boundary every slot is open, and none is next once the
     game is over."""
     played = []
     if rules.mid_turn(pos):
         turn = next((t for t in line if t["from"] < at <= t["upto"]), None)
-        # A FEN can start in the middle of a turn: its earlier action (every turn of
-        # these variants has two at most) was played before the line, so it has no SAN here.
-        played = turn["actions"][:at - turn["from"]] if turn else [None]
+        # A FEN can start in the middle of a turn: its earlier actions were played before
+        # the line, so they have no SAN here (the rules say how many: actions_played).
+        sans = turn["actions"][:at - turn["from"]] if turn else []
+        played = [None] * (rules.actions_played(pos) - len(sans)) + sans
     slots = []
-    for i, name in enumerate(rules.turn_actions_for(pos.turn)):
+    for i, name in enumerate(rules.turn_slots(pos)):
         state = "played" if i < len(played) else "next" if i == len(played) and not over else "waiting"
         slot = {"name": name, "san": played[i] if i < len(played) else None, "state": state}
         reason = rules.open_slot_reason(pos, i) if state == "waiting" and not over else None

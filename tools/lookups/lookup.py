@@ -279,11 +279,21 @@ def shown(rules, fen, moves):
     g = rules.geometry
     board = {g.name[sq]: pos.board[sq] for sq in g.squares if pos.board[sq] is not None}
     legal = rules.legal_moves(pos)
-    turns = rules.turns(pos) if legal else []
     return pos, {"variant": rules.name, "fen": rules.fen(pos), "to_move": side(pos.turn).lower(),
                  "mid_turn": rules.mid_turn(pos), "board": board,
                  "state": rules.state_sentences(pos), "moves": len(legal),
-                 "turns": len(turns), "status": status}
+                 "turns": turn_count(rules, pos) if legal else 0, "status": status}
+
+
+def turn_count(rules, pos):
+    """How many legal turns there are, or None where the rules refuse to list them (a
+    long progressive series has too many ways to be played: the walk is bounded)."""
+    try:
+        return len(rules.turns(pos))
+    except RulesError as e:
+        if e.code != INVALID_REQUEST:
+            raise
+        return None
 
 
 def show(variant, fen=None, moves=None, ascii_only=False) -> str:
@@ -303,7 +313,8 @@ def show(variant, fen=None, moves=None, ascii_only=False) -> str:
     if rules.has_check and rules.in_check(pos):
         lines.append(f"{side(pos.turn)} is in check.")
     unit = "ways to finish the turn" if data["mid_turn"] else "legal turns"
-    lines.append(f"Legal moves: {data['moves']}   {unit[0].upper() + unit[1:]}: {data['turns']}")
+    count = data["turns"] if data["turns"] is not None else "too many to list"
+    lines.append(f"Legal moves: {data['moves']}   {unit[0].upper() + unit[1:]}: {count}")
     lines.append(status_sentence(data["status"]))
     return "\n".join(lines)
 

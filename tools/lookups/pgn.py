@@ -10,6 +10,10 @@ variants:
   ``3. Na5,Bd3 e6,f4``.  A space after a comma is tolerated.  A record may
   stop in the middle of a turn only at its very end, with a trailing comma
   (``5. Qg8+,``).
+- where the rules say each move number opens one whole turn
+  (``pgn_numbers_each_turn``, progressive chess: ``1. e4 2. e5 Qh4 3. ...``),
+  the moves between two numbers, separated by spaces or commas, are one turn,
+  and a written record numbers each turn with the rules' ``turn_number``.
 
 Comments (``{...}``, ``; ...``), NAGs (``$1``), annotation marks (``!``,
 ``?``) and variations in parentheses are skipped; a file may hold several
@@ -66,6 +70,19 @@ class PgnError(Exception):
 class Turn:
     text: str
     line: int
+    numbered: bool = False   # a move number stood right before it
+
+
+def numbered_turns(turns: list) -> list:
+    """The turns of a record whose every move number opens one whole turn: the tokens
+    from one number to the next, joined by commas (``2. e5 Qh4`` is the turn e5,Qh4)."""
+    out = []
+    for turn in turns:
+        if out and not turn.numbered:
+            out[-1].text = out[-1].text.rstrip(",") + "," + turn.text
+            continue
+        out.append(Turn(turn.text, turn.line, turn.numbered))
+    return out
 
 
 @dataclass
@@ -89,6 +106,7 @@ def parse_pgn(text: str) -> list[Game]:
     comment_from = None  # line where an open {comment} started
     pending = None       # the parts of a turn whose last token ended with a comma (the turn
     pending_line = 0     # goes on), joined once it ends: appending to a string is quadratic
+    numbered = False     # a move number came since the last turn was closed
     lines = text.splitlines()
     for number, raw in enumerate(lines, 1):
         line = raw
@@ -154,7 +172,7 @@ def parse_pgn(text: str) -> list[Game]:
             in_moves = True
             if token in RESULTS:
                 if pending is not None:
-                    game.turns.append(Turn("".join(pending), pending_line))
+                    game.turns.append(Turn("".join(pending), pending_line, opened))
                     pending = None
                 game.termination, game.termination_line = token, number
                 game = None
@@ -164,23 +182,25 @@ def parse_pgn(text: str) -> list[Game]:
             m = MOVE_NUMBER.match(token)
             if m:
                 if pending is not None:  # a move number closes an unfinished turn
-                    game.turns.append(Turn("".join(pending), pending_line))
+                    game.turns.append(Turn("".join(pending), pending_line, opened))
                     pending = None
+                numbered = True
                 token = token[m.end():]
                 if not token:
                     continue
             if pending is None:
-                pending, pending_line = [], number
+                pending, pending_line, opened = [], number, numbered
+                numbered = False
             pending.append(token)
             if not token.endswith(","):
-                game.turns.append(Turn("".join(pending), pending_line))
+                game.turns.append(Turn("".join(pending), pending_line, opened))
                 pending = None
     if comment_from is not None:
         raise PgnError(PGN_SYNTAX, "a '{' comment is never closed", comment_from)
     if depth:
         raise PgnError(PGN_SYNTAX, "a '(' variation is never closed", len(lines))
     if pending is not None and game is not None:
-        game.turns.append(Turn("".join(pending), pending_line))
+        game.turns.append(Turn("".join(pending), pending_line, opened))
     if not games:
         raise PgnError(PGN_SYNTAX, "no game found (no tags and no moves)")
     return games
@@ -232,9 +252,10 @@ def replay_game(game: Game, index: int = 1) -> dict:
     pos = line.start
     report = {"game": index, "line": game.line, "variant": rules.name,
               "fen": rules.fen(pos), "turns": 0, "legal": True, "illegal": None, "notes": []}
-    for n, turn in enumerate(game.turns):
+    turns = numbered_turns(game.turns) if rules.pgn_numbers_each_turn else game.turns
+    for n, turn in enumerate(turns):
         pos = line.final
-        last = n == len(game.turns) - 1
+        last = n == len(turns) - 1
         who = side(pos.turn)
         label = f"{pos.fullmove}{'.' if pos.turn == WHITE else '...'}"
         try:
@@ -412,6 +433,9 @@ def pgn_for_line(variant, fen: str | None, moves, tags: dict | None = None) -> s
     first = True
     for start, sans, complete in turns:
         text = ",".join(sans) + ("" if complete else ",")
+        if rules.pgn_numbers_each_turn:      # every turn numbered, its moves apart
+            words.append(f"{rules.turn_number(start)}. " + " ".join(sans) + ("" if complete else ","))
+            continue
         if start.turn == WHITE:
             words.append(f"{start.fullmove}. {text}")
         elif first:

@@ -227,7 +227,7 @@ function renderTurn(view) {
 }
 
 // The turn panel: one slot per action of the turn the side to move is playing, as the
-// server names them (the rules' turn_actions), the next one being the one the rules allow
+// server names them (the rules' turn_slots: n slots for a series of n moves), the next one being the one the rules allow
 // now; under it the turn that has just ended, with the reason for any slot left empty.
 function renderPanel(view) {
   const panel = view.turn;
@@ -245,8 +245,8 @@ function renderPanel(view) {
   if (!last) return;
   $("last-title").textContent = `Last turn: ${capital(last.side)} ${last.number}${last.side === "white" ? "." : "..."}`;
   // A turn that began before a FEN set between its actions lacks its earlier ones.
-  // the slots of the side that played it (a turn's length may depend on the colour)
-  const names = view.side_actions[last.side];
+  // the rules' slots for that very turn (a turn's length may depend on the colour or grow)
+  const names = last.slots || view.side_actions[last.side];
   const earlier = last.end ? 0 : names.length - last.actions.length;
   fillSlots($("last-slots"), names.map((name, i) => {
     if (i < earlier) return {name, state: "played", shown: "before this position", unknown: true};
@@ -284,7 +284,7 @@ function lastTurn(view) {
 }
 
 function slotLeft(view, turn) {
-  return view.side_actions[turn.side].slice(turn.actions.length).join(", ");
+  return (turn.slots || view.side_actions[turn.side]).slice(turn.actions.length).join(", ");
 }
 
 function reasonText(end) {
