@@ -173,7 +173,7 @@ class AutomaticDrawsAtFourfold(Chess):
                                  "claimable": ()}
 
 
-# --- where two rules meet at one moment (issue 37) ----------------------------------
+# --- where two rules meet at one moment ------------------------------------------------
 
 class DeadPositionBeforeStalemate(Chess):
     def status(self, pos, history=()):

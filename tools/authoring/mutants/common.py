@@ -280,7 +280,7 @@ class MoverRightsOnlyIdentityMixin:
         return super().identity(pos.replace(castling=pos.castling & self.rights_of[pos.turn]))
 
 
-# --- where two rules meet at one moment (issue 37) ----------------------------------
+# --- where two rules meet at one moment ------------------------------------------------
 
 class EnPassantRankOnlyMixin:
     """The king-safety test of an en passant capture lifts the taken pawn only when the king

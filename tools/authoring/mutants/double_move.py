@@ -182,17 +182,17 @@ class RepetitionKeepsOnlyMoverAbility(DoubleMove):
         return super().identity(pos.replace(state=pos.state._replace(unused=mine)))
 
 
-# --- where two rules meet at one moment (issue 37) ----------------------------------
+# --- where two rules meet at one moment ------------------------------------------------
 
 class CheckFlagFromFirstHalf(DoubleMove):
     """The game-end test reads a check flag that the first half of a Double Move set; the
     second half does not refresh it, so a mate (or a stalemate) the second half brings about
     is judged with the check state the first half left."""
 
-    def __init__(self):
+    def __init__(self, options=None):
         self.flags = {}
         self.forced = None
-        super().__init__()
+        super().__init__(options)
 
     def play(self, pos, move):
         after = super().play(pos, move)

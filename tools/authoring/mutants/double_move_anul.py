@@ -155,7 +155,7 @@ class PromotionCheckJudgedAsQueen(DoubleMoveAnul):
         return super().brakes(pos, replace(move, promotion="Q") if move.promotion else move)
 
 
-# --- where two rules meet at one moment (issue 37) ----------------------------------
+# --- where two rules meet at one moment ------------------------------------------------
 
 class EndTestOnlyTwoMoveTurns(DoubleMoveAnul):
     """The end test (has the side to move a legal turn?) counts a move one that captures as a

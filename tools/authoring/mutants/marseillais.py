@@ -275,7 +275,7 @@ class PassedTurnLeavesNoTarget:
         return after
 
 
-# --- where two rules meet at one moment (issue 37) ----------------------------------
+# --- where two rules meet at one moment ------------------------------------------------
 
 class BoundaryStalemateByM5:
     """At a turn boundary, a side whose every move one would end the game by M5 (no check, no
