@@ -129,11 +129,14 @@ def test_report_cases_carry_request_expectation_answer_and_diff(capsys, tmp_path
     assert moves["request"] == {"op": "moves", "fen": castling, "variant": "chess"}
     assert moves["expect"] == {"moves": legal(castling)}
     assert sorted(moves["answer"]["moves"]) == [m for m in legal(castling) if m != "e1g1"]
-    assert moves["diff"] == {
+    assert {k: v for k, v in moves["diff"].items() if k != "reasons"} == {
         "fields": {"moves": {"kind": "set", "expected_count": 26, "got_count": 25,
                              "missing": ["e1g1"], "missing_count": 1, "extra": [], "extra_count": 0,
                              "repeated": []}},
         "san": {"e1g1": "O-O"}}
+    [why] = moves["diff"]["reasons"]["items"]   # the oracle's reason for the missing move
+    assert (why["side"], why["token"], why["rule"]) == ("missing", "e1g1", "FIDE-3.8.2")
+    assert why["text"].startswith("legal here: castling, O-O")
 
     fen = cases["chess/toy/fen"]["diff"]["fields"]["fen"]
     assert fen["kind"] == "fen" and fen["differing"] == [
@@ -168,7 +171,10 @@ def test_report_perft_diff_has_the_drill_down(capsys, tmp_path):
     after.push_san("e4")
     after.push_san("d5")
     assert entry["diff"]["fields"] == {"nodes": {"kind": "value", "expected": 8902, "got": 8901}}
-    assert entry["diff"]["drill_down"] == {
+    drill = dict(entry["diff"]["drill_down"])
+    [why] = drill.pop("reasons")["items"]   # where the drill-down stops, the missing move's reason
+    assert (why["side"], why["token"], why["rule"]) == ("missing", "e4d5", "FIDE-3.7.1")
+    assert drill == {
         "unit": "moves", "end": "lists-differ", "line": ["e2e4", "d7d5"], "line_san": "e4 d5",
         "steps": [{"depth": 3, "line": [], "move": "e2e4", "expected": 600, "got": 599},
                   {"depth": 2, "line": ["e2e4"], "move": "d7d5", "expected": 31, "got": 30}],
@@ -193,9 +199,9 @@ def test_junit_and_markdown_carry_the_short_diff(capsys, tmp_path):
     out, _ = capsys.readouterr()
     failure = next(c for c in ET.parse(path).getroot().iter("testcase")
                    if c.get("name") == "chess/toy/castling-moves").find("failure")
-    assert failure.get("message") == "moves: missing e1g1 (O-O)"
-    assert ("<details><summary>FAILED <code>chess/toy/castling-moves</code>: "
-            "moves: missing e1g1 (O-O)</summary>") in out
+    short = "moves: missing e1g1 (O-O); why: missing e1g1: legal here: castling, O-O (FIDE-3.8.2: Castling)"
+    assert failure.get("message") == short
+    assert f"<details><summary>FAILED <code>chess/toy/castling-moves</code> [FIDE-3.1]: {short}</summary>" in out
     assert code == 1
 
 

@@ -108,7 +108,7 @@ def test_junit_file_names_the_case_file_within_its_tree(capsys, tmp_path):
 def test_junit_of_the_installed_tree_never_points_into_the_environment():
     r = Result(SimpleNamespace(id="chess/castling/x", variant="chess", topic="castling",
                                path=CASES_DIR / "chess" / "castling.json", description="",
-                               request={"op": "moves"}), "passed")
+                               request={"op": "moves"}, rules=["FIDE-3.8.2"]), "passed")
     run_ = SimpleNamespace(results=[r], seconds=0.0, interrupted=False, selected=1)
     [testcase] = ET.fromstring(report.junit(run_).split("\n", 1)[1]).iter("testcase")
     assert testcase.get("file") == "chess/castling.json"

@@ -107,11 +107,12 @@ def test_move_text_and_move_count_are_limited():
 def test_perft_depth_up_to_the_variant_limit_is_accepted_and_beyond_refused(variant):
     rules = variants.get(variant)
     for turns in (False, True):
-        check_perft_depth(rules, rules.max_perft_depth, turns)
-        request = {"op": "perft", "variant": variant, "depth": rules.max_perft_depth + 1, "turns": turns}
+        most = rules.perft_depth_limit(turns)   # max_perft_depth, lower by turns where turns grow
+        check_perft_depth(rules, most, turns)
+        request = {"op": "perft", "variant": variant, "depth": most + 1, "turns": turns}
         error = refusal(request)
         assert error.code == "invalid-request"
-        assert f"at most {rules.max_perft_depth}" in error.message
+        assert f"at most {most}" in error.message
 
 
 class Untouchable:

@@ -13,6 +13,7 @@ from doublecheck.casefiles import (CASES_DIR, DataError, load_cases, load_rules,
                                    option_problems)
 from doublecheck.harness.compare import compare, judged_as
 from doublecheck.harness.engines import SubprocessEngine
+from doublecheck.oracle.chess import Chess
 from doublecheck.oracle import api, options, variants
 from doublecheck.oracle.errors import INVALID_RECORD, UNKNOWN_OPTION, RulesError
 from doublecheck.perft.cache import Counter, Table
@@ -110,7 +111,13 @@ def test_get_builds_one_rules_object_per_variant_and_options():
 AUTO = {"draws": "automatic"}
 
 
-@pytest.mark.parametrize("variant", list(variants.REGISTRY))
+# The variants whose move-count draws count the halfmove clock (progressive chess counts
+# quiet series, P5: its option cases, progressive-*/options, test the same thresholds).
+HALFMOVE_CLOCKED = [v for v in variants.REGISTRY
+                    if type(variants.get(v)).draw_clock is Chess.draw_clock]
+
+
+@pytest.mark.parametrize("variant", HALFMOVE_CLOCKED)
 def test_automatic_draws_end_the_game_at_the_claim_thresholds(variant):
     rules = variants.get(variant, AUTO)
     start = rules.parse_fen(rules.start_fen)
