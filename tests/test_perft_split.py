@@ -77,3 +77,18 @@ def test_the_progress_of_a_split_counts_chunks_of_subtrees():
     progress.tick()
     done, total = stream.getvalue().splitlines()[-1].split(": ", 1)[1].split(" ", 1)[0].split("/")
     assert done == total and f"{total} chunks of subtrees done, 197,281 nodes" in stream.getvalue()
+
+
+def test_a_task_is_counted_under_the_rules_options_not_the_defaults():
+    """A worker process rebuilds the rules from the variant id and the non-default options
+    its task carries.  Under ep-after-move-one=none a two-square step made as move one
+    leaves no target (the Marseillais options record), so fewer captures are counted; here
+    the step and the capture both fall inside the tasks below Black's first move."""
+    from doublecheck.perft.parallel import count_task
+    fen = "4k3/8/8/8/3p4/8/4P3/4K3 b - - 0 5"   # Black's turn, then e2-e4 as move one, then d4xe3?
+    house = variants.get("marseillais", {"ep-after-move-one": "none"})
+    default = variants.get("marseillais")
+    want = plain.perft(house, house.parse_fen(fen), 5)
+    assert want != plain.perft(default, default.parse_fen(fen), 5)
+    split = plan(house, house.parse_fen(fen), 5, below=4)
+    assert sum(split.divide([count_task(task, 0) for task in split.tasks]).values()) == want

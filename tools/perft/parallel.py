@@ -64,7 +64,7 @@ def count_task(task, hash_mb: int) -> int:
     global _table
     if hash_mb and (_table is None or _table.megabytes != hash_mb):
         _table = Table(hash_mb)
-    counter = Counter(variants.get(task.variant), _table if hash_mb else None)
+    counter = Counter(variants.get(task.variant, dict(task.options)), _table if hash_mb else None)
     return counter.count(task.pos, task.depth, task.turns)
 
 

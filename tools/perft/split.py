@@ -45,6 +45,9 @@ MAX_FRONTIER = 2_000_000   # positions a plan may hold at its split ply (about 1
 @dataclass(frozen=True)
 class Task:
     variant: str
+    options: tuple       # the rules' non-default options, as (name, value) pairs: a worker
+                         # rebuilds the same rules from the id and these (a count under a
+                         # house rule must not be made under the defaults)
     pos: object          # a doublecheck.oracle.position.Position
     depth: int           # plies (moves or turns) left to count below pos
     turns: bool
@@ -101,7 +104,7 @@ def plan(rules, pos, depth: int, turns: bool = False, min_tasks: int = 1, below:
         frontier, ply = deeper, ply + 1
     result = Plan(depth, ply, shares={text: {} for text in firsts})
     for i, (here, share) in enumerate(frontier.values()):
-        result.tasks.append(Task(rules.name, here, depth - ply, turns))
+        result.tasks.append(Task(rules.name, rules.rules_key[1], here, depth - ply, turns))
         for text, n in share.items():
             result.shares[text][i] = n
     return result
