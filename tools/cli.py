@@ -847,9 +847,11 @@ def add_plugins(sub, fmt):
 Lists every variant plugin installed (the entry point group
 doublecheck.variants): the variant ids each one brought, and each one left
 out with the reason (its entry point, descriptor, package, rules class or
-first use failed, or a file of its catalogue or cases has a problem). A
+first use failed, or a file of its catalogue has a problem), and each case
+file left out (that file alone; the plugin's other cases are kept). A
 plugin left out costs only itself: every other variant works. Exit status:
-0 every plugin is in use, 1 one was left out (doublecheck docs plugins).""",
+0 every plugin is in use with all its files, 1 a plugin or a case file was
+left out (doublecheck docs plugins).""",
                        epilog="""\
 examples:
   doublecheck plugins
