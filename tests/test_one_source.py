@@ -20,7 +20,7 @@ from doublecheck.authoring import derived
 from doublecheck import casefiles
 from doublecheck.casefiles import SCHEMAS_DIR, load_rules
 from doublecheck.oracle import api
-from doublecheck.oracle.variants import REGISTRY
+from doublecheck.oracle.variants import REGISTRY, descriptor
 
 ROOT = Path(__file__).resolve().parent.parent
 # Something shaped like a rule id (see schemas/rules.schema.json); it counts as one when its
@@ -88,10 +88,11 @@ def test_readme_table_lists_the_registered_variants():
 def test_variant_doc_rule_table_is_the_catalogue(variant):
     catalogue, problems = load_rules()
     assert problems == []
-    path = ROOT / "docs" / f"{variant}.md"
+    page = descriptor(variant).doc     # the page its registry line names
     if not derived.own_rules(catalogue, variant):
         return  # chess: its rules are the general and FIDE ones, documented by the catalogue alone
-    assert path.exists(), f"docs/{variant}.md is missing"
+    assert page is not None and (ROOT / "docs" / page).exists(), f"{variant}: its page in docs/ is missing"
+    path = ROOT / "docs" / page
     text = path.read_text(encoding="utf-8")
     assert derived.doc_text(text, derived.rule_table(catalogue, variant), path.name) == text, \
         f"docs/{variant}.md: the rule table differs from the catalogue; run 'doublecheck generate'"

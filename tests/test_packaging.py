@@ -412,3 +412,22 @@ def test_the_node_example_against_the_installed_package(elsewhere):
                engine, env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert re.search(r"^OK: \d+ passed, 0 failed, 0 errors", proc.stdout, re.M)
+
+
+def test_new_variant_from_the_installed_package(elsewhere):
+    """`doublecheck new-variant` from the wheel (its templates are package data): the package
+    it writes, on the path with its entry point, passes run, the matrix and mutants as written."""
+    cwd, env = elsewhere
+    written = cwd / "wheel-rules"
+    assert run(["doublecheck", "new-variant", "wheel-rules", str(written)], cwd, env=env).returncode == 0
+    site = cwd / "site"
+    info = site / "doublecheck_wheel_rules-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: doublecheck-wheel-rules\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text("[doublecheck.variants]\nwheel-rules = wheel_rules:VARIANT\n")
+    env = dict(env, PYTHONPATH=f"{site}{os.pathsep}{written}")
+    for argv, said in ((["run", "--variant", "wheel-rules", "--quiet"], "OK: 4 passed, 0 failed"),
+                       (["rules", "--matrix", "--variant", "wheel-rules"], "0 gap(s), 0 problem(s), 0 thin"),
+                       (["mutants", "--variant", "wheel-rules", "--quiet"], "wheel-rules: 1/1 killed")):
+        proc = run(["doublecheck", *argv], cwd, env=env)
+        assert proc.returncode == 0 and said in proc.stdout, proc.stdout[-3000:] + proc.stderr[-3000:]

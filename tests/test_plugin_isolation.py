@@ -113,9 +113,21 @@ def test_plugins_lists_loaded_and_left_out(hostile, tmp_path):
     assert "loaded    no-castling" in text
 
 
-def test_a_plugin_whose_cases_are_broken_is_listed_as_left_out(tmp_path):
+def test_a_plugin_whose_case_file_is_broken_lists_that_file_as_left_out(tmp_path):
     site = installed(tmp_path)
-    (site / "no_castling" / "cases" / "no-castling" / "chess.json").write_text("{not json")
+    bad = site / "no_castling" / "cases" / "no-castling" / "chess.json"
+    bad.write_text("{not json")
+    done = doublecheck("plugins", "--json", sites=[site], check=False)
+    entry = json.loads(done.stdout)["plugins"][0]
+    assert done.returncode == 1 and entry["loaded"] == ["no-castling"] and entry["left_out"] == {}
+    assert "malformed JSON" in entry["files_left_out"][str(bad)]
+    text = doublecheck("plugins", sites=[site], check=False).stdout
+    assert f"  left out  case file {bad}: cases/no-castling/chess.json: malformed JSON" in text
+
+
+def test_a_plugin_whose_catalogue_is_broken_is_listed_as_left_out(tmp_path):
+    site = installed(tmp_path)
+    (site / "no_castling" / "cases" / "rules" / "no-castling.json").write_text("{not json")
     done = doublecheck("plugins", "--json", sites=[site], check=False)
     entry = json.loads(done.stdout)["plugins"][0]
     assert done.returncode == 1 and entry["loaded"] == []

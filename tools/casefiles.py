@@ -286,6 +286,15 @@ def _leave_out(ids: list[str], trouble: list[str], warn) -> None:
             warn(message)
 
 
+def _leave_out_file(ids: list[str], path: Path, trouble: list[str], warn) -> None:
+    who = variants.descriptor(ids[0]).plugin
+    for problem in trouble:
+        message = f"variant plugin {who}: case file {path} left out (its other files are kept): {problem}"
+        if message not in _told:
+            _told.add(message)
+            warn(message)
+
+
 def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False, wanted=None
                ) -> tuple[list[Case], list[str]]:
     """All cases below ``cases_dir`` and every problem found (catalogue included).
@@ -310,13 +319,14 @@ def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False, wan
     for tree, ids in plugin_trees(cases_dir):
         if tree == cases_dir or not any(v in r["variants"] for r in rules.values() for v in ids):
             continue    # its catalogue was left out (load_rules said why)
-        trial, trouble = found.copy(), []
-        paths = [p for v in ids for p in (tree / v).glob("*.json")]
-        trial.add(_regular_files(paths, tree, warn), tree, trouble)
-        if trouble:
-            _leave_out(ids, trouble, warn)
-        else:
-            found = trial
+        paths = sorted(p for v in ids for p in (tree / v).glob("*.json"))
+        for path in _regular_files(paths, tree, warn):   # a bad file costs that file only
+            trial, trouble = found.copy(), []
+            trial.add([path], tree, trouble)
+            if trouble:
+                _leave_out_file(ids, path, trouble, warn)
+            else:
+                found = trial
     found.record.save()
     return found.cases, problems
 

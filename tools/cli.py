@@ -557,7 +557,13 @@ With --count or --depth it makes new vectors instead: one case file for
 --cases-dir as <variant>/own-....json. The same options give the same file.
 'doublecheck run --cases-dir DIR' runs a tree written here as it is (with the
 installed rule catalogue unless DIR has its own rules/).
-More in: doublecheck docs own-cases.""",
+
+A variant plugin's files (its generated cases, the rule table of its doc
+page) are written into the plugin's own source tree: where its package is
+imported from when that is a checkout or an editable install, else the
+folder --into names; never into site-packages. With --variant of a plugin
+only that plugin's files are written or checked.
+More in: doublecheck docs own-cases, doublecheck docs plugins.""",
                        epilog="""\
 examples:
   doublecheck generate
@@ -569,9 +575,13 @@ examples:
   doublecheck generate --cases-dir mycases --variant marseillais --seed 7 --count 3
   doublecheck generate --cases-dir mycases --depth 3 --fen '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1'
   doublecheck run --cases-dir mycases
+  doublecheck generate --variant my-rules --into ~/src/my-rules   a plugin installed without -e
 """)
     p.add_argument("--check", action="store_true", help="compare only; write nothing")
-    p.add_argument("--variant", help="only the generators of this variant")
+    p.add_argument("--variant", help="only the generators of this variant (of a plugin: only its files)")
+    p.add_argument("--into", metavar="SOURCE",
+                   help="with --variant of a plugin: its source folder, to write into (needed when the "
+                        "plugin is installed in site-packages, where generate never writes)")
     p.add_argument("--deep", action="store_true",
                    help="the deep tier of perft vectors instead of the default files (doublecheck docs perft); "
                         "prints each count's time on stderr")
@@ -608,8 +618,8 @@ def _generate(args) -> int:
                          "(the installed tree is left as it is)", "doublecheck generate")
     if own:
         return generate_own(args.cases_dir, OwnOptions(variant=args.variant or "chess", **own))
-    return generate_command(args.cases_dir, args.variant, args.check, quiet=args.quiet,
-                            deep=args.deep, jobs=args.jobs, hash_mb=args.hash, cross_check=args.cross_check)
+    return generate_command(args.cases_dir, args.variant, args.check, quiet=args.quiet, deep=args.deep,
+                            jobs=args.jobs, hash_mb=args.hash, cross_check=args.cross_check, into=args.into)
 
 
 def add_rules(sub, fmt):
@@ -837,9 +847,11 @@ def add_plugins(sub, fmt):
 Lists every variant plugin installed (the entry point group
 doublecheck.variants): the variant ids each one brought, and each one left
 out with the reason (its entry point, descriptor, package, rules class or
-first use failed, or a file of its catalogue or cases has a problem). A
+first use failed, or a file of its catalogue has a problem), and each case
+file left out (that file alone; the plugin's other cases are kept). A
 plugin left out costs only itself: every other variant works. Exit status:
-0 every plugin is in use, 1 one was left out (doublecheck docs plugins).""",
+0 every plugin is in use with all its files, 1 a plugin or a case file was
+left out (doublecheck docs plugins).""",
                        epilog="""\
 examples:
   doublecheck plugins
@@ -850,9 +862,52 @@ examples:
     p.set_defaults(handler=on_demand("doublecheck.plugins", "plugins_command"))
 
 
+def add_new_variant(sub, fmt):
+    p = sub.add_parser("new-variant", help="write a working variant plugin package to start a variant from",
+                       formatter_class=fmt, description="""\
+Writes a variant plugin package for the new variant ID into DIR (new or
+empty), started from the variant --from names (default chess). As written
+the variant is that variant unchanged, and every command serves it once the
+package is installed. DIR then holds:
+
+  pyproject.toml                   the doublecheck.variants entry point
+  README.md                        what each file is for, and what to run
+  PACKAGE/__init__.py              VARIANT, the descriptor the entry point names
+  PACKAGE/rules.py                 the rules class, a subclass of the base's: the differences go here
+  PACKAGE/cases/rules/ID.json      the catalogue: rule <PREFIX>1, "otherwise the base"
+  PACKAGE/cases/ID/as-BASE.json    curated cases of that rule, the base's answers, from each side
+  PACKAGE/generator.py             the generated perft cases (doublecheck generate)
+  PACKAGE/mutants.py, mutants.json a deliberately wrong rule, killed by the curated cases
+  PACKAGE's docs folder            the doc page ID.md (doublecheck docs ID)
+  tests/test_PACKAGE.py            the commands below, as tests
+
+PACKAGE is ID with '_' for '-' (with '_variant' added where that name is
+taken). Then install it editable, so that generate writes into DIR, and run:
+
+  pip install -e DIR
+  doublecheck generate --variant ID          writes PACKAGE/cases/ID/generated-perft.json
+  doublecheck run --variant ID               every case passes
+  doublecheck rules --matrix --variant ID    no gap, nothing thin
+  doublecheck mutants --variant ID           every mutant killed
+
+Refused (exit 2, nothing written): an ID that is not lower-case words
+joined by '-' or is already registered, an unknown --from, a DIR that is a
+file or not empty. More in: doublecheck docs plugins.""",
+                       epilog="""\
+examples:
+  doublecheck new-variant no-en-passant my-variant
+  doublecheck new-variant brave-marseillais --from marseillais ../brave-marseillais
+""")
+    p.add_argument("id", metavar="ID", help="the new variant's id: lower-case words joined by '-'")
+    p.add_argument("dir", metavar="DIR", help="the folder to write the package to (new or empty)")
+    p.add_argument("--from", dest="base", default="chess", metavar="VARIANT",
+                   help="the registered variant it starts from (default chess; doublecheck rules lists them)")
+    p.set_defaults(handler=on_demand("doublecheck.authoring.scaffold", "new_variant_command"))
+
+
 # Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.
 SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate, add_rules,
-               add_mutants, add_desk, add_example, add_export, add_docs, add_plugins]
+               add_mutants, add_desk, add_example, add_new_variant, add_export, add_docs, add_plugins]
 
 
 class VersionAction(argparse.Action):

@@ -33,7 +33,7 @@ def topics() -> dict[str, Path]:
 def plugin_pages() -> dict[str, Path]:
     """The doc page of every installed plugin variant that names one (``Variant.doc``)."""
     from doublecheck.oracle import variants   # on demand: reading the entry points costs start-up time
-    pages = {name: v.doc_path() for name, v in variants.registered().items()}
+    pages = {v.id: v.doc_path() for v in variants.plugins()}   # (a built-in's page is one of DOCS_DIR)
     return {name: path for name, path in pages.items() if path is not None}
 
 

@@ -3,13 +3,15 @@
 Every variant, built in or not, is registered the same way: through the
 entry point group ``doublecheck.variants`` (``VARIANT_GROUP``).  An entry
 point names a ``Variant`` (or a sequence of them) that says everything the
-tools need: the rules class, and for a variant living in a package of its
-own, where that package keeps its catalogue, cases, doc page, generator and
-mutants (read through ``importlib.resources``; docs/plugins.md,
+tools need: the rules class, the generator and mutant modules, the doc page,
+and for a variant living in a package of its own, where that package keeps
+its catalogue and cases (read through ``importlib.resources``; docs/plugins.md,
 ``doublecheck docs plugins``).
 
 The built-in variants are the ``BUILTIN`` sequence below, one registry line
-each in ``REGISTRY``; doublecheck's own pyproject.toml declares that sequence
+each (``builtin``: the line names the rules class and the mutant module, and
+derives the generator module and the doc page); ``REGISTRY`` is the same
+sequence as id -> rules class.  doublecheck's own pyproject.toml declares that sequence
 as its entry point, so the built-ins come through the same door as any
 plugin.  A plain source checkout with no installed metadata (or metadata of
 an older install) gets ``BUILTIN`` directly: the built-ins are always there.
@@ -40,37 +42,28 @@ from doublecheck.oracle.errors import UNKNOWN_VARIANT, RulesError, quote
 VARIANT_GROUP = "doublecheck.variants"
 VARIANT_ID = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
-REGISTRY = {
-    "chess": "doublecheck.oracle.chess:Chess",
-    "double-move": "doublecheck.oracle.variants.double_move:DoubleMove",
-    "double-move-anul": "doublecheck.oracle.variants.double_move_anul:DoubleMoveAnul",
-    "double-chess": "doublecheck.oracle.variants.double_chess:DoubleChess",
-    "symmetric-monster": "doublecheck.oracle.variants.symmetric_monster:SymmetricMonster",
-    "marseillais": "doublecheck.oracle.variants.marseillais:Marseillais",
-    "marseillais-classic": "doublecheck.oracle.variants.marseillais:MarseillaisClassic",
-    "monster": "doublecheck.oracle.variants.monster:Monster",
-    "progressive-scottish": "doublecheck.oracle.variants.progressive:ProgressiveScottish",
-    "progressive-italian": "doublecheck.oracle.variants.progressive:ProgressiveItalian",
-}
-
 
 @dataclass(frozen=True)
 class Variant:
-    """Everything the tools need to know of one variant.
+    """Everything the tools need to know of one variant, built in or from a plugin.
 
     ``rules`` is the rules class, or ``"module:Class"`` to import it when first
-    asked for.  The rest describes a variant that lives in a package of its own
-    (``package``; None for a built-in, whose files are doublecheck's): the
-    folder of that package holding its case tree (``cases``: ``rules/*.json``
-    and ``<id>/*.json``, laid out as doublecheck's own), its doc page
-    (``doc``), and the modules of its generator and its mutants.
+    asked for.  ``generator`` and ``mutants`` name the modules of its generator
+    (``doublecheck.authoring.generate``) and its mutants
+    (``doublecheck.authoring.mutants``); several variants may name one mutant
+    module.  ``package`` is the package that holds the variant's case tree
+    (``cases``: ``rules/*.json`` and ``<id>/*.json``, laid out as doublecheck's
+    own) and its doc page (``doc``, a path inside it); None for a built-in
+    variant, whose cases are doublecheck's case tree and whose ``doc`` names a
+    page of doublecheck's docs (``doublecheck.docs``).  Every tool reads these
+    fields; none looks for a variant's files by its name.
     """
 
     id: str
     rules: object
     package: str | None = None
     cases: str = "cases"
-    doc: str | None = None             # the doc page inside the package, e.g. "docs/no-castling.md"
+    doc: str | None = None            # the doc page inside the package, e.g. "docs/no-castling.md"
     generator: str | None = None      # a module defining VARIANT and files() (authoring.generate)
     mutants: str | None = None        # mutant classes; entries in <module>.json (authoring.mutants)
     plugin: str | None = field(default=None, compare=False)   # set when loaded: who registered it
@@ -88,13 +81,43 @@ class Variant:
         return Path(str(resources.files(self.package) / self.cases))
 
     def doc_path(self) -> Path | None:
-        """The variant's doc page in its package (``doublecheck docs ID`` prints it), or None."""
-        if self.package is None or self.doc is None:
+        """The variant's doc page (``doublecheck docs ID`` prints it), or None."""
+        if self.doc is None:
             return None
+        if self.package is None:     # a built-in's page is one of doublecheck's own
+            return Path(str(resources.files("doublecheck.docs"))) / self.doc
         return Path(str(resources.files(self.package) / self.doc))
 
 
-BUILTIN = tuple(Variant(name, target) for name, target in REGISTRY.items())
+def builtin(vid: str, rules: str, mutants: str, page: bool = True) -> Variant:
+    """The full descriptor of a built-in variant, from its registry line.
+
+    The line names the rules class (``module:Class`` below ``doublecheck.oracle``) and the
+    mutant module (below ``doublecheck.authoring.mutants``; the two Marseillais forms share
+    one, as do the two progressive forms).  The rest is derived here, and only here: the
+    generator is the module ``doublecheck.authoring.generators.<id with '_' for '-'>``, the
+    doc page ``docs/<id>.md`` (``page=False``: none, for rules that are another body's, as
+    chess's are the FIDE Laws), and the cases are ``cases/<id>/`` of doublecheck's tree."""
+    return Variant(vid, f"doublecheck.oracle.{rules}",
+                   generator=f"doublecheck.authoring.generators.{vid.replace('-', '_')}",
+                   mutants=f"doublecheck.authoring.mutants.{mutants}", doc=f"{vid}.md" if page else None)
+
+
+# The built-in variants, one line each.  A new built-in variant is one line here plus its own
+# files (docs/contributing.md lists them); no tool looks for a variant's files by its name.
+BUILTIN = (
+    builtin("chess", "chess:Chess", mutants="chess", page=False),
+    builtin("double-move", "variants.double_move:DoubleMove", mutants="double_move"),
+    builtin("double-move-anul", "variants.double_move_anul:DoubleMoveAnul", mutants="double_move_anul"),
+    builtin("double-chess", "variants.double_chess:DoubleChess", mutants="double_chess"),
+    builtin("symmetric-monster", "variants.symmetric_monster:SymmetricMonster", mutants="symmetric_monster"),
+    builtin("marseillais", "variants.marseillais:Marseillais", mutants="marseillais"),
+    builtin("marseillais-classic", "variants.marseillais:MarseillaisClassic", mutants="marseillais"),
+    builtin("monster", "variants.monster:Monster", mutants="monster"),
+    builtin("progressive-scottish", "variants.progressive:ProgressiveScottish", mutants="progressive"),
+    builtin("progressive-italian", "variants.progressive:ProgressiveItalian", mutants="progressive"),
+)
+REGISTRY = {v.id: v.rules for v in BUILTIN}    # id -> "module:Class", in registry order
 
 
 FIRST_USE_SECONDS = 5.0     # a plugin's rules class must set up and list its start moves in this time
@@ -214,6 +237,8 @@ def _descriptor_problem(variant) -> str | None:
         if not isinstance(value, kinds):
             wanted = " or ".join("None" if k is type(None) else k.__name__ for k in kinds)
             return f"the {name} of {variant.id} should be {wanted}, not {type(value).__name__}"
+    if variant.doc is not None and variant.package is None:   # (a built-in's page is doublecheck's)
+        return f"the doc page of {variant.id} is {quote(variant.doc)}, but no package holds it: set package"
     return None
 
 

@@ -8,12 +8,13 @@
   each schema is left as written, whatever words its other lists contain.
 - The ``hello`` answer of the example exchange in docs/protocol.md lists the
   registered variants.
-- The rule table of ``docs/<variant>.md`` (between the two marker lines
-  below) comes from the rule catalogue ``cases/rules/*.json``: every rule the
-  variant has that chess does not, in catalogue order, with its title and
-  statement.  A variant plugin's doc page (``Variant.doc``) gets its table the
-  same way, in its own package.  The catalogue is the one home of rule prose; the table is
-  never edited by hand.
+- The rule table of each built-in variant's page (its descriptor's ``doc``,
+  ``docs/<variant>.md``; between the two marker lines below) comes from the
+  rule catalogue ``cases/rules/*.json``: every rule the variant has that chess
+  does not, in catalogue order, with its title and statement.  A variant
+  plugin's doc page gets its table the same way (``page_texts``), in the
+  plugin's own source tree (``doublecheck.authoring.generate``).  The
+  catalogue is the one home of rule prose; the table is never edited by hand.
 
 - The deep-tier table of docs/perft.md comes from the deep files
   (``cases/*/generated-deep-perft.json``: counts, times, second walks), through
@@ -42,14 +43,13 @@ from __future__ import annotations
 
 import json
 import re
-from importlib import resources
 from pathlib import Path
 
 from doublecheck import casefiles, validcache
 from doublecheck.casefiles import CASES_DIR, SCHEMAS_DIR, load_rules
 from doublecheck.oracle import variants
 from doublecheck.oracle.api import OPS
-from doublecheck.oracle.variants import REGISTRY, plugins
+from doublecheck.oracle.variants import BUILTIN, REGISTRY
 
 DOCS_DIR = CASES_DIR.parent / "docs"
 TABLE_START = ("<!-- rule table: written by `doublecheck generate` from the rule catalogue "
@@ -189,9 +189,11 @@ def variant_rows(docs_dir: Path) -> list[str]:
     """The README's variant table: each variant's ``summary`` and its rules page (as the
     command that prints it: the README is also the package index's page, where a link into
     the repository would be broken)."""
+    pages = builtin_pages()
+
     def page(v):
-        if (Path(docs_dir) / f"{v}.md").exists():
-            return f"`doublecheck docs {v}`"
+        if v in pages and (Path(docs_dir) / pages[v]).exists():
+            return f"`doublecheck docs {Path(pages[v]).stem}`"
         title, url = variants.get(v).rules_page
         return f"[{title}]({url})"
     return ["| variant id | in one line | rules (installed: `doublecheck docs VARIANT`) |", "|---|---|---|",
@@ -200,8 +202,10 @@ def variant_rows(docs_dir: Path) -> list[str]:
 
 def perft_term_rows(docs_dir: Path) -> list[str]:
     """docs/perft.md, "What is counted": what each variant's ``about`` says."""
+    pages = builtin_pages()
+
     def name(v):
-        return f"`{v}` ([rules]({v}.md))" if (Path(docs_dir) / f"{v}.md").exists() else f"`{v}`"
+        return f"`{v}` ([rules]({pages[v]}))" if v in pages and (Path(docs_dir) / pages[v]).exists() else f"`{v}`"
     about = {v: variants.get(v).about for v in REGISTRY}
     return ["| variant | a move is | a turn is | worth knowing |", "|---|---|---|---|",
             *[f"| {name(v)} | {a.move} | {a.turn} | {a.note} |" for v, a in about.items()]]
@@ -279,11 +283,23 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
         from doublecheck.authoring import changelog
         out.update(changelog.expected_texts(CASES_DIR, Path(docs_dir).parent / "changes",
                                             Path(docs_dir) / "changelog.md"))
-    catalogue, _ = load_rules(CASES_DIR)
-    pages = [(Path(docs_dir) / f"{variant}.md", variant, f"docs/{variant}.md") for variant in REGISTRY]
-    pages += [(Path(str(resources.files(v.package) / v.doc)), v.id, f"{v.package}/{v.doc}")
-              for v in plugins() if v.doc]
-    for path, variant, where in pages:
-        if path.exists():
-            out[path] = doc_text(path.read_text(encoding="utf-8"), rule_table(catalogue, variant), where)
+    out.update(page_texts([(Path(docs_dir) / page, v, f"docs/{page}")
+                           for v, page in builtin_pages().items()]))
     return out
+
+
+def builtin_pages() -> dict[str, str]:
+    """Variant id -> the file name of its page in docs/, for each built-in variant that has one
+    (its descriptor's ``doc``)."""
+    return {v.id: v.doc for v in BUILTIN if v.doc is not None}
+
+
+def page_texts(pages) -> dict[Path, str]:
+    """The rule table of each variant page ``(path, variant id, where)`` that exists, as the
+    catalogue gives it: a built-in's (``expected_texts``) or a plugin's in the plugin's own
+    tree (``doublecheck.authoring.generate`` says which)."""
+    if not pages:
+        return {}
+    catalogue, _ = load_rules(CASES_DIR)
+    return {path: doc_text(path.read_text(encoding="utf-8"), rule_table(catalogue, variant), where)
+            for path, variant, where in pages if path.exists()}

@@ -839,12 +839,20 @@ def _prepare(options, err):
         wanted = ", ".join(f"{k}={v}" for k, v in (("variant", options.variant), ("rule", options.rule),
                                                    ("pattern", " ".join(options.patterns))) if v)
         hint = "; only deep-tier cases match: add --deep" if found else ""
-        print(f"error: no cases selected ({wanted or 'no cases found'} in {options.cases_dir}){hint}",
+        print(f"error: no cases selected ({wanted or 'no cases found'} in {_searched(options, cases_dir)}){hint}",
               file=err)
         for problem in problems:
             print(f"  {problem}", file=err)
         raise _Stop(EXIT_USAGE)
     return xfail, cases, problems, chosen
+
+
+def _searched(options, cases_dir) -> str:
+    """The case tree a run of ``--variant`` read: a plugin variant's own (its package's) unless
+    the tree given holds the variant's cases itself."""
+    from doublecheck.casefiles import plugin_trees
+    trees = [tree for tree, ids in plugin_trees(cases_dir) if options.variant in ids]
+    return f"{trees[0]} (variant plugin {variants.descriptor(options.variant).plugin})" if trees else str(cases_dir)
 
 
 def run_jobs(options, chosen) -> int:

@@ -7,17 +7,18 @@ rule the mistake breaks (from ``cases/rules/*.json``), a one-line
 description, and a *witness*: a request on which the mutant's answer differs
 from the oracle's, so that no entry is a mutant equivalent to the oracle.
 
-This package mirrors ``authoring/generators``: one module per variant holds
-that variant's mutant classes (``chess``, ``double_move``, ...), ``common`` the
-pieces several share, and ``kill`` the run that plays the cases against
-them (``doublecheck mutants``).  The catalogue itself is data: beside each
+A variant's mutant module is the one its descriptor names (``Variant.mutants``,
+``doublecheck.oracle.variants``): for a built-in, a module of this package
+(``chess``, ``double_move``, ...; the two Marseillais forms share one, as do
+the two progressive forms); ``common`` holds the pieces several share, and
+``kill`` the run that plays the cases against them (``doublecheck mutants``).  The catalogue itself is data: beside each
 module, ``<module>.json`` lists its entries (slug, rule id, description,
 witness request, why someone would write the mistake, and the class: one
 the module defines, or one built from the ``bases`` the entry names, or a
 mixin put ``on`` each of several rules classes).  ``CATALOGUE`` holds every
-entry once all variant modules are loaded, which importing this package does;
-a variant plugin's mutant module is loaded the same way, with its own JSON
-file beside it.
+entry once the modules the descriptors name are loaded, which importing this
+package does; a variant plugin's mutant module is loaded the same way, with
+its own JSON file beside it.
 
 The catalogue tables of docs/mutants.md are written from these entries by
 ``doublecheck generate``.
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import pkgutil
 import sys
 from dataclasses import dataclass, field
 from importlib import resources
@@ -132,18 +132,20 @@ def _add(entry: Mutant) -> None:
 
 
 def _load_variant_modules():
-    """Import every variant module of this package (each registers its mutants), then the
-    mutant module each variant plugin names (a warning naming the plugin if it fails)."""
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        if info.name not in ("common", "kill", "record"):
-            load_entries(importlib.import_module(f"{__name__}.{info.name}"))
+    """Import the mutant module each registered variant's descriptor names (``Variant.mutants``;
+    a module several variants name is loaded once); each registers its entries.  The built-ins'
+    modules come in the order of their names (the order of docs/mutants.md), then the plugins'.
+    A plugin's module that fails is left out with a warning naming the plugin."""
     from doublecheck.oracle import variants
-    for variant in variants.plugins():
-        if variant.mutants is not None:
-            _, why = variants.guarded(lambda: load_entries(importlib.import_module(variant.mutants)))
-            if why:  # (SystemExit and the like included: the other mutants still run)
-                print(f"warning: variant plugin {variant.plugin}: its mutants {variant.mutants} "
-                      f"cannot be imported: {why}", file=sys.stderr)
+    named = {v.mutants: v for v in variants.registered().values() if v.mutants is not None}
+    for module, variant in sorted(named.items(), key=lambda item: (item[1].plugin is not None, item[0])):
+        if variant.plugin is None:
+            load_entries(importlib.import_module(module))
+            continue
+        _, why = variants.guarded(lambda: load_entries(importlib.import_module(module)))
+        if why:  # (SystemExit and the like included: the other mutants still run)
+            print(f"warning: variant plugin {variant.plugin}: its mutants {module} "
+                  f"cannot be imported: {why}", file=sys.stderr)
 
 
 _load_variant_modules()
