@@ -6,6 +6,9 @@
   ``$defs.op.enum``, the variant alternatives of ``$defs.case-id.pattern``),
   and refers to those.  Only those lists are rewritten, in place; the rest of
   each schema is left as written, whatever words its other lists contain.
+- The operations' part of schemas/protocol.schema.json (each answer's
+  definition, the list of answers, the request fields) comes from the
+  operations table, ``doublecheck.harness.operations`` (``protocol_defs``).
 - The ``hello`` answer of the example exchange in docs/protocol.md lists the
   registered variants.
 - The rule table of ``docs/<variant>.md`` (between the two marker lines
@@ -107,6 +110,73 @@ def schema_text(text: str) -> str:
     for found, wanted in marked_lists(json.loads(text), list(REGISTRY), list(OPS)):
         if found != wanted:
             text = text.replace(json.dumps(found), json.dumps(wanted))
+    return text
+
+
+# The protocol schema's part of each operation: written from the operations table
+# (``doublecheck.harness.operations.protocol_defs``).  A part equal to the row's is left as
+# written; a part that differs is rewritten, and an answer the schema lacks is added after
+# the one before it in the table.
+
+PROTOCOL_SCHEMA = "protocol.schema.json"
+
+
+def _span(text: str, key: str, start: int = 0) -> tuple[int, int]:
+    """Where the value of the first ``"key":`` at or after ``start`` lies in ``text``."""
+    at = text.find(json.dumps(key) + ":", start)
+    if at < 0:
+        raise DerivedError(f"schemas/{PROTOCOL_SCHEMA} has no {key!r}")
+    begin = at + len(json.dumps(key)) + 1
+    while text[begin] in " \n":
+        begin += 1
+    _, end = json.JSONDecoder().raw_decode(text, begin)
+    return begin, end
+
+
+def _render(value, indent: int, depth: int) -> str:
+    """``value`` as the hand-written schemas lay it out: ``depth`` levels one entry a line."""
+    if depth <= 0 or not isinstance(value, (dict, list)) or not value:
+        return json.dumps(value)
+    inner = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {_render(v, indent + 2, depth - 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [f"{inner}{_render(v, indent + 2, depth - 1)}" for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def _put(text: str, span: tuple[int, int], value, indent: int, depth: int) -> str:
+    begin, end = span
+    if json.loads(text[begin:end]) == value:
+        return text
+    return text[:begin] + _render(value, indent, depth) + text[end:]
+
+
+def protocol_schema_text(text: str, table: dict | None = None) -> str:
+    """schemas/protocol.schema.json with each operation's part made equal to its row:
+    ``$defs.<op>-response``, the answers listed in ``$defs.response.anyOf``, and the request
+    fields of ``$defs.op-request.properties``."""
+    from doublecheck.harness.operations import protocol_defs
+    wanted = protocol_defs(table)
+    response = _span(text, "response")
+    text = _put(text, _span(text, "anyOf", response[0]), wanted["responses"], 6, 1)
+    request = _span(text, "op-request")
+    text = _put(text, _span(text, "properties", request[0]), wanted["request_properties"], 6, 1)
+    previous = _span(text, "error-response")
+    for kind, value in wanted["defs"].items():
+        if json.dumps(kind) + ":" in text:
+            previous = _span(text, kind)
+            text = _put(text, previous, value, 4, 2)
+        else:
+            added = f",\n    {json.dumps(kind)}: {_render(value, 4, 2)}"
+            text = text[:previous[1]] + added + text[previous[1]:]
+            previous = _span(text, kind)
+    data = json.loads(text)["$defs"]
+    if (data["response"]["anyOf"] != wanted["responses"]
+            or data["op-request"]["properties"] != wanted["request_properties"]
+            or any(data[k] != v for k, v in wanted["defs"].items())):
+        raise DerivedError(f"schemas/{PROTOCOL_SCHEMA}: the operations' parts could not be written "
+                           "in place; see doublecheck.harness.operations.protocol_defs")
     return text
 
 
@@ -250,6 +320,8 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
     out = {}
     for path in sorted(Path(schemas_dir).glob("*.json")):
         out[path] = schema_text(path.read_text(encoding="utf-8"))
+        if path.name == PROTOCOL_SCHEMA:
+            out[path] = protocol_schema_text(out[path])
     protocol = Path(docs_dir) / "protocol.md"
     if protocol.exists():
         out[protocol] = protocol_text(protocol.read_text(encoding="utf-8"))
