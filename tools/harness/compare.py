@@ -199,9 +199,9 @@ def _field_lines(key, f, san) -> list[str]:
         if f["extra"]:
             lines.append(EXTRA + " ".join(f"{m} ({n})" for m, n in f["extra"].items()))
         return lines
-    if key == "nodes" and _is_count(f["got"]):
+    if _is_count(f["expected"]) and _is_count(f["got"]):   # a count: how far off it is
         more = f["got"] - f["expected"]
-        return [f"nodes: expected {f['expected']}, got {f['got']} "
+        return [f"{key}: expected {f['expected']}, got {f['got']} "
                 f"({abs(more)} {'more' if more > 0 else 'fewer'})"]
     return [f"{key}: expected {_short(f['expected'])}, got {_short(f['got'])}"]
 
