@@ -120,6 +120,16 @@ def test_a_toy_row_is_checked_at_import_like_any_other(toy):
     assert check_rows(OPERATIONS) == []
 
 
+def test_generate_adds_a_toy_rows_answer_after_the_row_before_it(toy):
+    text = derived.schema_text(PROTOCOL_SCHEMA.read_text(encoding="utf-8"))
+    written = derived.protocol_schema_text(text)
+    assert derived.protocol_schema_text(written) == written          # written once, then left alone
+    defs = list(json.loads(written)["$defs"])
+    assert defs[defs.index("fen-response") + 1] == "toy-response"
+    assert json.loads(written)["$defs"]["op-request"]["properties"]["square"] == {"type": "string"}
+    assert {"$ref": "#/$defs/toy-response"} in json.loads(written)["$defs"]["response"]["anyOf"]
+
+
 def test_a_toy_row_is_judged_by_compare(toy):
     want = {"squares": ["e4", "e5"]}
     assert compare.difference("chess", want, {"ok": True, "squares": ["e5", "e4"]}) is None

@@ -121,15 +121,32 @@ def schema_text(text: str) -> str:
 PROTOCOL_SCHEMA = "protocol.schema.json"
 
 
-def _span(text: str, key: str, start: int = 0) -> tuple[int, int]:
-    """Where the value of the first ``"key":`` at or after ``start`` lies in ``text``."""
-    at = text.find(json.dumps(key) + ":", start)
-    if at < 0:
-        raise DerivedError(f"schemas/{PROTOCOL_SCHEMA} has no {key!r}")
-    begin = at + len(json.dumps(key)) + 1
-    while text[begin] in " \n":
-        begin += 1
-    _, end = json.JSONDecoder().raw_decode(text, begin)
+_DECODER = json.JSONDecoder()
+
+
+def _skip(text: str, at: int, also: str = "") -> int:
+    while at < len(text) and text[at] in " \t\r\n" + also:
+        at += 1
+    return at
+
+
+def _span(text: str, *path: str) -> tuple[int, int]:
+    """Where the value at ``path`` (keys from the top object down) lies in ``text``."""
+    begin, end = _skip(text, 0), None
+    for key in path:
+        if text[begin] != "{":
+            raise DerivedError(f"schemas/{PROTOCOL_SCHEMA}: {key!r} is not inside an object")
+        at = _skip(text, begin + 1)
+        while text[at] != "}":
+            name, at = _DECODER.raw_decode(text, at)
+            value = _skip(text, _skip(text, at), ":")
+            _, after = _DECODER.raw_decode(text, value)
+            if name == key:
+                begin, end = value, after
+                break
+            at = _skip(text, after, ",")
+        else:
+            raise DerivedError(f"schemas/{PROTOCOL_SCHEMA} has no {'.'.join(path)}")
     return begin, end
 
 
@@ -158,19 +175,16 @@ def protocol_schema_text(text: str, table: dict | None = None) -> str:
     fields of ``$defs.op-request.properties``."""
     from doublecheck.harness.operations import protocol_defs
     wanted = protocol_defs(table)
-    response = _span(text, "response")
-    text = _put(text, _span(text, "anyOf", response[0]), wanted["responses"], 6, 1)
-    request = _span(text, "op-request")
-    text = _put(text, _span(text, "properties", request[0]), wanted["request_properties"], 6, 1)
-    previous = _span(text, "error-response")
+    text = _put(text, _span(text, "$defs", "response", "anyOf"), wanted["responses"], 6, 1)
+    text = _put(text, _span(text, "$defs", "op-request", "properties"), wanted["request_properties"], 6, 1)
+    previous = _span(text, "$defs", "error-response")
     for kind, value in wanted["defs"].items():
-        if json.dumps(kind) + ":" in text:
-            previous = _span(text, kind)
-            text = _put(text, previous, value, 4, 2)
+        if kind in json.loads(text)["$defs"]:
+            text = _put(text, _span(text, "$defs", kind), value, 4, 2)
         else:
             added = f",\n    {json.dumps(kind)}: {_render(value, 4, 2)}"
             text = text[:previous[1]] + added + text[previous[1]:]
-            previous = _span(text, kind)
+        previous = _span(text, "$defs", kind)
     data = json.loads(text)["$defs"]
     if (data["response"]["anyOf"] != wanted["responses"]
             or data["op-request"]["properties"] != wanted["request_properties"]
