@@ -11,8 +11,8 @@ from doublecheck import cli
 from doublecheck.authoring import derived
 from doublecheck.casefiles import SCHEMAS_DIR
 from doublecheck.harness import compare, operations, protocol
-from doublecheck.harness.operations import (COMMON, FLAG, MOVE_LIST, OPERATIONS, Field, Operation, Option,
-                                            check_rows, is_text)
+from doublecheck.harness.operations import (COMMON, MOVE_LIST, OPERATIONS, Field, Operation, Option, check_rows,
+                                            flag, is_text)
 from doublecheck.lookups.commands import as_text
 from doublecheck.oracle import api
 
@@ -50,7 +50,7 @@ def test_the_protocol_schema_is_written_from_the_rows():
     # a changed row rewrites its definition, and only that
     row = OPERATIONS["fen"]
     changed = {**OPERATIONS, "fen": Operation(row.summary, row.help, row.text,
-                                              {"fen": row.result["fen"], "legal": FLAG})}
+                                              {"fen": row.result["fen"], "legal": flag("legal")})}
     data = json.loads(derived.protocol_schema_text(text, changed))["$defs"]
     assert data["fen-response"]["properties"]["legal"] == {"type": "boolean"}
     assert data["fen-response"]["required"] == ["id", "ok", "fen"]
@@ -58,19 +58,21 @@ def test_the_protocol_schema_is_written_from_the_rows():
         {k: v for k, v in defs.items() if k != "fen-response"}
 
 
-def test_the_case_file_schema_names_every_field_of_the_rows():
+def test_the_case_file_schema_is_written_from_the_rows():
     """The case-file schema states a case's request and expected answer in its own words
-    (move lists without repeats, the known status reasons): checked against the rows here."""
-    defs = json.loads(CASE_SCHEMA.read_text(encoding="utf-8"))["$defs"]
+    (move lists without repeats, the descriptions): each field's ``case``."""
+    text = CASE_SCHEMA.read_text(encoding="utf-8")
+    assert derived.case_schema_text(text) == text
+    defs = json.loads(text)["$defs"]
     assert set(defs["expectResult"]["properties"]) == set(operations.result_fields())
-    request = defs["request"]
-    assert set(request["properties"]) == {"op"} | set(operations.request_fields())
-    own = {key for row in OPERATIONS.values() for key in row.request}
-    assert set(request["dependentSchemas"]) == own
-    for key in own:
-        readers = [op for op, row in OPERATIONS.items() if key in row.request]
-        wanted = {"const": readers[0]} if len(readers) == 1 else {"enum": readers}
-        assert request["dependentSchemas"][key] == {"properties": {"op": wanted}}, key
+    assert set(defs["request"]["properties"]) == {"op"} | set(operations.request_fields())
+    assert defs["request"]["dependentSchemas"]["depth"] == {"properties": {"op": {"const": "perft"}}}
+    row = OPERATIONS["fen"]   # a field two operations read belongs to both
+    changed = {**OPERATIONS, "fen": Operation(row.summary, row.help, row.text, row.result,
+                                              request={"turns": OPERATIONS["perft"].request["turns"]})}
+    data = json.loads(derived.case_schema_text(text, changed))["$defs"]
+    assert data["request"]["dependentSchemas"]["turns"] == {"properties": {"op": {"enum": ["perft", "fen"]}}}
+    assert {k: v for k, v in data.items() if k != "request"} == {k: v for k, v in defs.items() if k != "request"}
 
 
 @pytest.mark.parametrize("op", list(OPERATIONS))
@@ -128,6 +130,10 @@ def test_generate_adds_a_toy_rows_answer_after_the_row_before_it(toy):
     assert defs[defs.index("fen-response") + 1] == "toy-response"
     assert json.loads(written)["$defs"]["op-request"]["properties"]["square"] == {"type": "string"}
     assert {"$ref": "#/$defs/toy-response"} in json.loads(written)["$defs"]["response"]["anyOf"]
+    cases = json.loads(derived.case_schema_text(CASE_SCHEMA.read_text(encoding="utf-8")))["$defs"]
+    assert cases["expectResult"]["properties"]["squares"] == {"$ref": "#/$defs/moveList"}
+    assert cases["request"]["properties"]["square"] == {"type": "string"}
+    assert cases["request"]["dependentSchemas"]["square"] == {"properties": {"op": {"const": "toy"}}}
 
 
 def test_a_toy_row_is_judged_by_compare(toy):

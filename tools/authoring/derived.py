@@ -4,11 +4,14 @@
   ``doublecheck.oracle.variants.REGISTRY`` and ``doublecheck.oracle.api.OPS``:
   each schema states them once, at marked places (``$defs.variant.enum``,
   ``$defs.op.enum``, the variant alternatives of ``$defs.case-id.pattern``),
-  and refers to those.  Only those lists are rewritten, in place; the rest of
-  each schema is left as written, whatever words its other lists contain.
+  and refers to those.  Only those lists (and the operations' parts below)
+  are rewritten, in place; the rest of each schema is left as written,
+  whatever words its other lists contain.
 - The operations' part of schemas/protocol.schema.json (each answer's
-  definition, the list of answers, the request fields) comes from the
-  operations table, ``doublecheck.harness.operations`` (``protocol_defs``).
+  definition, the list of answers, the request fields) and of
+  schemas/case-file.schema.json (what a case may expect and send) comes from
+  the operations table, ``doublecheck.harness.operations`` (``protocol_defs``,
+  ``case_defs``).
 - The ``hello`` answer of the example exchange in docs/protocol.md lists the
   registered variants.
 - The rule table of ``docs/<variant>.md`` (between the two marker lines
@@ -119,6 +122,7 @@ def schema_text(text: str) -> str:
 # the one before it in the table.
 
 PROTOCOL_SCHEMA = "protocol.schema.json"
+CASE_SCHEMA = "case-file.schema.json"
 
 
 _DECODER = json.JSONDecoder()
@@ -130,12 +134,12 @@ def _skip(text: str, at: int, also: str = "") -> int:
     return at
 
 
-def _span(text: str, *path: str) -> tuple[int, int]:
+def _span(text: str, *path: str, where: str = PROTOCOL_SCHEMA) -> tuple[int, int]:
     """Where the value at ``path`` (keys from the top object down) lies in ``text``."""
     begin, end = _skip(text, 0), None
     for key in path:
         if text[begin] != "{":
-            raise DerivedError(f"schemas/{PROTOCOL_SCHEMA}: {key!r} is not inside an object")
+            raise DerivedError(f"schemas/{where}: {key!r} is not inside an object")
         at = _skip(text, begin + 1)
         while text[at] != "}":
             name, at = _DECODER.raw_decode(text, at)
@@ -146,7 +150,7 @@ def _span(text: str, *path: str) -> tuple[int, int]:
                 break
             at = _skip(text, after, ",")
         else:
-            raise DerivedError(f"schemas/{PROTOCOL_SCHEMA} has no {'.'.join(path)}")
+            raise DerivedError(f"schemas/{where} has no {'.'.join(path)}")
     return begin, end
 
 
@@ -191,6 +195,20 @@ def protocol_schema_text(text: str, table: dict | None = None) -> str:
             or any(data[k] != v for k, v in wanted["defs"].items())):
         raise DerivedError(f"schemas/{PROTOCOL_SCHEMA}: the operations' parts could not be written "
                            "in place; see doublecheck.harness.operations.protocol_defs")
+    return text
+
+
+def case_schema_text(text: str, table: dict | None = None) -> str:
+    """schemas/case-file.schema.json with the operations' fields made equal to their rows:
+    ``$defs.expectResult.properties``, ``$defs.request.properties`` and
+    ``$defs.request.dependentSchemas`` (``operations.case_defs``)."""
+    from doublecheck.harness.operations import case_defs
+    wanted = case_defs(table)
+    places = ((("$defs", "expectResult", "properties"), wanted["expect_properties"]),
+              (("$defs", "request", "properties"), wanted["request_properties"]),
+              (("$defs", "request", "dependentSchemas"), wanted["request_owners"]))
+    for path, value in places:
+        text = _put(text, _span(text, *path, where=CASE_SCHEMA), value, 6, 1)
     return text
 
 
@@ -336,6 +354,8 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
         out[path] = schema_text(path.read_text(encoding="utf-8"))
         if path.name == PROTOCOL_SCHEMA:
             out[path] = protocol_schema_text(out[path])
+        elif path.name == CASE_SCHEMA:
+            out[path] = case_schema_text(out[path])
     protocol = Path(docs_dir) / "protocol.md"
     if protocol.exists():
         out[protocol] = protocol_text(protocol.read_text(encoding="utf-8"))

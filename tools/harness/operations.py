@@ -17,9 +17,11 @@ else lists the operations or branches on their names:
 - ``text``: its answer as the plain text the command prints;
 - ``desk``: whether the rules desk answers it.
 
-``doublecheck generate`` writes the protocol schema's part of each row (the
-answer's definition ``$defs.<op>-response``, the list of answers, the request
-fields: ``protocol_defs``; ``doublecheck.authoring.derived``), and
+``doublecheck generate`` writes the schemas' part of each row
+(``doublecheck.authoring.derived``): in the protocol schema the answer's
+definition ``$defs.<op>-response``, the list of answers and the request
+fields (``protocol_defs``), in the case-file schema what a case may expect
+and send (``case_defs``); and
 ``check_rows`` refuses, at import, a row without one of its parts or two rows
 that give one field two meanings.  That the rows are the oracle's operations
 is checked by tests/test_one_source.py, not here: importing the oracle to
@@ -30,7 +32,7 @@ start-up.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from doublecheck.defaults import HASH_MB
@@ -191,23 +193,38 @@ class Field:
     fits: Callable[[object], bool]          # the fast shape check (see above)
     judge: Callable = same                  # an answer's field: (variant, expected, got) -> difference or None
     required: bool = True                   # the message must have it
+    case: dict | None = None                # its schema in a case file, where its words differ (None: schema)
 
     def optional(self) -> "Field":
-        return Field(self.schema, self.fits, self.judge, required=False)
+        return replace(self, required=False)
+
+    def in_case(self) -> dict:
+        return self.schema if self.case is None else self.case
 
 
 COUNT = {"type": "integer", "minimum": 0}
-MOVE_LIST = Field({"type": "array", "items": {"type": "string"}}, is_strings, same_set)
-FEN = Field({"type": "string"}, is_text, same_position)
+MOVE_LIST = Field({"type": "array", "items": {"type": "string"}}, is_strings, same_set,
+                  case={"$ref": "#/$defs/moveList"})
+FEN = Field({"type": "string"}, is_text, same_position, case={"type": "string", "minLength": 1})
 STATUS = Field({"$ref": "#/$defs/status"}, is_status, same_status)
 NODES = Field(COUNT, is_count)
 DIVIDE = Field({"type": "object", "additionalProperties": COUNT}, is_counts, same_counts)
-FLAG = Field({"type": "boolean"}, is_flag, required=False)
+
+
+def flag(description: str) -> Field:
+    """An optional true/false of a request."""
+    return Field({"type": "boolean"}, is_flag, required=False,
+                 case={"description": description, "type": "boolean"})
+
 
 # What every request of an operation may carry besides id, op and variant.
-COMMON = {"fen": Field({"type": "string"}, is_text, required=False),
+COMMON = {"fen": Field({"type": "string"}, is_text, required=False,
+                       case={"description": "Starting position; the variant's start position when absent.",
+                             "type": "string", "minLength": 1}),
           "moves": Field({"type": "array", "items": {"$ref": "#/$defs/moveText"}}, is_move_texts,
-                         required=False)}
+                         required=False,
+                         case={"description": "Move tokens (coordinates or SAN) applied to the position first.",
+                               "type": "array", "items": {"type": "string", "minLength": 1}})}
 
 
 # --- the command line ---------------------------------------------------------------------
@@ -363,7 +380,9 @@ examples:
   doublecheck perft --depth 7 --divide --scheduler tcp://10.0.0.5:8786
 """,
         text=_perft_text,
-        request={"depth": Field(COUNT, is_count), "divide": FLAG, "turns": FLAG},
+        request={"depth": Field(COUNT, is_count, case={"description": "Perft depth.", **COUNT}),
+                 "divide": flag("Perft: also report the count below each first step."),
+                 "turns": flag("Perft: count complete turns instead of moves.")},
         result={"nodes": NODES, "divide": DIVIDE.optional()},
         note="divide (first step -> count below it) is present when the request asked for it.",
         options=PERFT_OPTIONS, command="doublecheck.lookups.commands:perft_command", desk=False),
@@ -465,6 +484,23 @@ def protocol_defs(table: dict | None = None) -> dict:
             "defs": {f"{op}-response": response_def(row) for op, row in table.items()}}
 
 
+def case_defs(table: dict | None = None) -> dict:
+    """The parts of schemas/case-file.schema.json's ``$defs`` the rows write, in a case
+    file's words (``Field.case``): what a case may expect (``expectResult.properties``), what
+    its request may carry (``request.properties``), and which operation each field of one
+    operation's own belongs to (``request.dependentSchemas``)."""
+    table = OPERATIONS if table is None else table
+    readers = {}
+    for op, row in table.items():
+        for key in row.request:
+            readers.setdefault(key, []).append(op)
+    return {"expect_properties": {k: f.in_case() for k, f in result_fields(table).items()},
+            "request_properties": {"op": {"$ref": "#/$defs/op"},
+                                   **{k: f.in_case() for k, f in request_fields(table).items()}},
+            "request_owners": {k: {"properties": {"op": {"const": ops[0]} if len(ops) == 1 else {"enum": ops}}}
+                               for k, ops in readers.items()}}
+
+
 # --- every row has every part --------------------------------------------------------------
 
 def check_rows(table: dict) -> list[str]:
@@ -493,7 +529,7 @@ def check_rows(table: dict) -> list[str]:
                     out.append(f"{where}: {part} field {key!r} is not a Field with fits and judge")
                     continue
                 other = seen[part].setdefault(key, f)
-                if (other.schema, other.fits, other.judge) != (f.schema, f.fits, f.judge):
+                if (other.schema, other.fits, other.judge, other.case) != (f.schema, f.fits, f.judge, f.case):
                     out.append(f"{where}: {part} field {key!r} means something else in another row")
         for option in row.options:
             if not isinstance(option, Option) or not option.flags:
