@@ -205,8 +205,9 @@ def handle(request: dict, rules=None, counter=None) -> dict:
 
 
 # The operations, one function each: (rules, the played line, the request, the perft
-# counter maker) -> the result's fields.  The tools' side of each operation (its text,
-# its command-line help, whether the desk offers it) is doublecheck.lookups.operations.
+# counter maker) -> the result's fields.  Everything else of an operation (its fields and
+# their checks, its command, its text, its part of the schemas) is its row in
+# doublecheck.harness.operations.
 
 def _moves(rules, line, request, counter):
     return {"moves": [rules.move_text(line.final, m) for m in rules.legal_moves(line.final)]}

@@ -177,9 +177,9 @@ def test_the_deep_perft_benchmark_measures_every_variant(monkeypatch):
 
 
 def test_every_operation_has_one_row_and_an_unknown_one_is_an_error():
-    """doublecheck.lookups.operations is the one table of the operations (text, help, desk)."""
+    """doublecheck.harness.operations is the one table of the operations (text, help, desk)."""
     from doublecheck.lookups.commands import as_text
-    from doublecheck.lookups.operations import OPERATIONS
+    from doublecheck.harness.operations import OPERATIONS
     from doublecheck.oracle.errors import RulesError
     assert set(OPERATIONS) == set(api.OPS) == set(api.ANSWERS)
     assert as_text("fen", {"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}) == "8/8/8/8/8/8/8/8 w - - 0 1"

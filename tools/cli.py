@@ -20,13 +20,13 @@ import re
 import shlex
 import sys
 
-from doublecheck.defaults import (CASES_PER_JOB, DESK_MAX_BODY, DESK_PORT, HASH_MB, MUTANTS_MAX_NODES,
+from doublecheck.defaults import (CASES_PER_JOB, DESK_MAX_BODY, DESK_PORT, MUTANTS_MAX_NODES,
                                   QUICK_MAX_NODES, SERVE_BUDGET, SLOW_RATE, SLOW_TURN_RATE, SPLIT_NODES,
                                   TIMEOUT)
 from doublecheck.harness.report import REPORT_FILES, STDOUT_FORMATS
 from doublecheck.limits import (AUTO_JOBS_CAP, JOBS_AUTO, JOBS_PER_CORE, MAX_TIMEOUT, MIN_TIMEOUT, cpu_cores,
                                 max_jobs)
-from doublecheck.lookups.operations import OPERATIONS
+from doublecheck.harness.operations import OPERATIONS
 from doublecheck.oracle.errors import INTERNAL_ERROR, UNUSABLE_ENGINE, UsageError, quote
 from doublecheck.packaged import CASES_DIR
 
@@ -48,10 +48,6 @@ Exit status: 0 success, 1 failing cases (run) or stale files (generate --check),
 2 bad input (an invalid FEN, an illegal move, an unknown variant), bad case files
 or an unusable engine, 130 interrupted.
 """
-
-
-# The lookups that are protocol operations: their summary and help come from the one table.
-LOOKUPS = {name: (op.summary, op.help) for name, op in OPERATIONS.items()}
 
 
 SHOW_HELP = ("draw the position in the terminal, with its turn state and status", """\
@@ -269,29 +265,6 @@ def add_position_options(p, moves_help="space-separated moves played first (coor
     p.add_argument("--moves", metavar='"M1 M2 ..."', help=moves_help)
 
 
-def add_perft_options(p):
-    p.add_argument("--depth", type=count, required=True,
-                   help="number of moves (or turns), up to the variant's limit "
-                        "(doublecheck docs protocol, \"Limits\")")
-    p.add_argument("--divide", action="store_true", help="also count below each first move")
-    p.add_argument("--turns", action="store_true", help="count complete turns, not moves")
-    table = p.add_mutually_exclusive_group()
-    table.add_argument("--hash", type=megabytes, default=HASH_MB, metavar="MB",
-                       help="transposition table size per counting process "
-                            "(default: %(default)s; doublecheck docs perft)")
-    table.add_argument("--no-hash", action="store_true",
-                       help="no table: count with the plain reference walk")
-    where = p.add_mutually_exclusive_group()
-    where.add_argument("--jobs", type=jobs, default=JOBS_AUTO, metavar="N",
-                       help="split the tree into subtrees counted by N local processes (default: "
-                            f"auto, the usable cores up to {AUTO_JOBS_CAP} for a count of millions of "
-                            f"nodes, else 1; at most {JOBS_PER_CORE} per CPU core)")
-    where.add_argument("--scheduler", metavar="ADDRESS", type=scheduler_address,
-                       help="count the subtrees on the Dask cluster whose scheduler is at ADDRESS "
-                            "(tcp://host:8786; needs 'doublecheck-chess[cluster]')")
-    add_quiet_option(p)
-
-
 def scheduler_address(text: str) -> str:
     """--scheduler: a plain TCP address, checked before Dask is imported (a scheme it does not
     speak, such as http:// or tls://, would otherwise hang for the connect timeout)."""
@@ -322,6 +295,28 @@ def add_quiet_option(p):
 def add_cases_dir_option(p, what="case tree"):
     p.add_argument("--cases-dir", default=CASES_DIR,
                    help=f"{what} (default: the one installed with doublecheck, %(default)s)")
+
+
+# The value checks an operation's options name (``operations.Option.type``), and the command
+# line's own options an operation may share (``Option.shared``).
+VALUE_TYPES = {"count": count, "jobs": jobs, "megabytes": megabytes, "address": scheduler_address}
+SHARED_OPTIONS = {"--quiet": add_quiet_option}
+
+
+def add_operation_options(p, options):
+    """An operation's own options, from its row (``doublecheck.harness.operations``)."""
+    groups = {}
+    for option in options:
+        if option.shared:
+            SHARED_OPTIONS[option.flags[0]](p)
+            continue
+        where = p if option.group is None else groups.get(option.group)
+        if where is None:
+            where = groups[option.group] = p.add_mutually_exclusive_group()
+        arguments = option.arguments()
+        if "type" in arguments:
+            arguments["type"] = VALUE_TYPES[arguments["type"]]
+        where.add_argument(*option.flags, **arguments)
 
 
 # -------------------------------------------------------------- subcommands
@@ -496,21 +491,15 @@ def on_demand(module: str, name: str):
 
 
 def add_lookups(sub, fmt):
-    for op, (summary, description) in LOOKUPS.items():
-        description, _, examples = description.partition("examples:")
-        p = sub.add_parser(op, help=summary, description=description.strip(),
+    """One command per protocol operation, all from its row: help, options, handler."""
+    for op, row in OPERATIONS.items():
+        description, _, examples = row.help.partition("examples:")
+        p = sub.add_parser(op, help=row.summary, description=description.strip(),
                            epilog="examples:" + examples, formatter_class=fmt)
         add_position_options(p)
-        if op == "perft":
-            add_perft_options(p)
-        if op == "turns":
-            p.add_argument("--grouped", action="store_true",
-                           help="group the turns by their first move, in SAN and coordinates")
-        if op == "play":
-            p.add_argument("--pgn", metavar="FILE",
-                           help="also write the line as PGN to FILE ('-': print only the PGN)")
+        add_operation_options(p, row.options)
         add_json_option(p)
-        p.set_defaults(handler=on_demand("doublecheck.lookups.commands", "lookup_command"))
+        p.set_defaults(handler=on_demand(*row.command.split(":")))
 
 
 def add_people_lookups(sub, fmt):

@@ -4,8 +4,14 @@
   ``doublecheck.oracle.variants.REGISTRY`` and ``doublecheck.oracle.api.OPS``:
   each schema states them once, at marked places (``$defs.variant.enum``,
   ``$defs.op.enum``, the variant alternatives of ``$defs.case-id.pattern``),
-  and refers to those.  Only those lists are rewritten, in place; the rest of
-  each schema is left as written, whatever words its other lists contain.
+  and refers to those.  Only those lists (and the operations' parts below)
+  are rewritten, in place; the rest of each schema is left as written,
+  whatever words its other lists contain.
+- The operations' part of schemas/protocol.schema.json (each answer's
+  definition, the list of answers, the request fields) and of
+  schemas/case-file.schema.json (what a case may expect and send) comes from
+  the operations table, ``doublecheck.harness.operations`` (``protocol_defs``,
+  ``case_defs``).
 - The ``hello`` answer of the example exchange in docs/protocol.md lists the
   registered variants.
 - The rule table of each built-in variant's page (its descriptor's ``doc``,
@@ -107,6 +113,102 @@ def schema_text(text: str) -> str:
     for found, wanted in marked_lists(json.loads(text), list(REGISTRY), list(OPS)):
         if found != wanted:
             text = text.replace(json.dumps(found), json.dumps(wanted))
+    return text
+
+
+# The protocol schema's part of each operation: written from the operations table
+# (``doublecheck.harness.operations.protocol_defs``).  A part equal to the row's is left as
+# written; a part that differs is rewritten, and an answer the schema lacks is added after
+# the one before it in the table.
+
+PROTOCOL_SCHEMA = "protocol.schema.json"
+CASE_SCHEMA = "case-file.schema.json"
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _skip(text: str, at: int, also: str = "") -> int:
+    while at < len(text) and text[at] in " \t\r\n" + also:
+        at += 1
+    return at
+
+
+def _span(text: str, *path: str, where: str = PROTOCOL_SCHEMA) -> tuple[int, int]:
+    """Where the value at ``path`` (keys from the top object down) lies in ``text``."""
+    begin, end = _skip(text, 0), None
+    for key in path:
+        if text[begin] != "{":
+            raise DerivedError(f"schemas/{where}: {key!r} is not inside an object")
+        at = _skip(text, begin + 1)
+        while text[at] != "}":
+            name, at = _DECODER.raw_decode(text, at)
+            value = _skip(text, _skip(text, at), ":")
+            _, after = _DECODER.raw_decode(text, value)
+            if name == key:
+                begin, end = value, after
+                break
+            at = _skip(text, after, ",")
+        else:
+            raise DerivedError(f"schemas/{where} has no {'.'.join(path)}")
+    return begin, end
+
+
+def _render(value, indent: int, depth: int) -> str:
+    """``value`` as the hand-written schemas lay it out: ``depth`` levels one entry a line."""
+    if depth <= 0 or not isinstance(value, (dict, list)) or not value:
+        return json.dumps(value)
+    inner = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {_render(v, indent + 2, depth - 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [f"{inner}{_render(v, indent + 2, depth - 1)}" for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+def _put(text: str, span: tuple[int, int], value, indent: int, depth: int) -> str:
+    begin, end = span
+    if json.loads(text[begin:end]) == value:
+        return text
+    return text[:begin] + _render(value, indent, depth) + text[end:]
+
+
+def protocol_schema_text(text: str, table: dict | None = None) -> str:
+    """schemas/protocol.schema.json with each operation's part made equal to its row:
+    ``$defs.<op>-response``, the answers listed in ``$defs.response.anyOf``, and the request
+    fields of ``$defs.op-request.properties``."""
+    from doublecheck.harness.operations import protocol_defs
+    wanted = protocol_defs(table)
+    text = _put(text, _span(text, "$defs", "response", "anyOf"), wanted["responses"], 6, 1)
+    text = _put(text, _span(text, "$defs", "op-request", "properties"), wanted["request_properties"], 6, 1)
+    previous = _span(text, "$defs", "error-response")
+    for kind, value in wanted["defs"].items():
+        if kind in json.loads(text)["$defs"]:
+            text = _put(text, _span(text, "$defs", kind), value, 4, 2)
+        else:
+            added = f",\n    {json.dumps(kind)}: {_render(value, 4, 2)}"
+            text = text[:previous[1]] + added + text[previous[1]:]
+        previous = _span(text, "$defs", kind)
+    data = json.loads(text)["$defs"]
+    if (data["response"]["anyOf"] != wanted["responses"]
+            or data["op-request"]["properties"] != wanted["request_properties"]
+            or any(data[k] != v for k, v in wanted["defs"].items())):
+        raise DerivedError(f"schemas/{PROTOCOL_SCHEMA}: the operations' parts could not be written "
+                           "in place; see doublecheck.harness.operations.protocol_defs")
+    return text
+
+
+def case_schema_text(text: str, table: dict | None = None) -> str:
+    """schemas/case-file.schema.json with the operations' fields made equal to their rows:
+    ``$defs.expectResult.properties``, ``$defs.request.properties`` and
+    ``$defs.request.dependentSchemas`` (``operations.case_defs``)."""
+    from doublecheck.harness.operations import case_defs
+    wanted = case_defs(table)
+    places = ((("$defs", "expectResult", "properties"), wanted["expect_properties"]),
+              (("$defs", "request", "properties"), wanted["request_properties"]),
+              (("$defs", "request", "dependentSchemas"), wanted["request_owners"]))
+    for path, value in places:
+        text = _put(text, _span(text, *path, where=CASE_SCHEMA), value, 6, 1)
     return text
 
 
@@ -254,6 +356,10 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
     out = {}
     for path in sorted(Path(schemas_dir).glob("*.json")):
         out[path] = schema_text(path.read_text(encoding="utf-8"))
+        if path.name == PROTOCOL_SCHEMA:
+            out[path] = protocol_schema_text(out[path])
+        elif path.name == CASE_SCHEMA:
+            out[path] = case_schema_text(out[path])
     protocol = Path(docs_dir) / "protocol.md"
     if protocol.exists():
         out[protocol] = protocol_text(protocol.read_text(encoding="utf-8"))

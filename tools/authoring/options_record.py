@@ -43,9 +43,11 @@ def source_digest() -> str:
     """A digest of the code the record depends on: the oracle, the comparison, this module."""
     from doublecheck.authoring.mutants.record import _code_of
     from doublecheck.harness import compare as compare_module
+    from doublecheck.harness import operations as operations_module
     from doublecheck.oracle import api
     h = hashlib.sha256()
-    code = sorted(Path(api.__file__).parent.rglob("*.py")) + [Path(compare_module.__file__), Path(__file__)]
+    code = sorted(Path(api.__file__).parent.rglob("*.py")) + [Path(compare_module.__file__),
+                                                             Path(operations_module.__file__), Path(__file__)]
     for path in code:
         h.update(path.name.encode() + b"\0" + _code_of(path) + b"\0")
     return h.hexdigest()

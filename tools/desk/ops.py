@@ -32,7 +32,7 @@ from functools import lru_cache
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR, load_rules
 from doublecheck.lookups import figures, lookup, pgn
-from doublecheck.lookups.operations import OPERATIONS
+from doublecheck.harness.operations import OPERATIONS
 from doublecheck.lookups.svg import (
     TURN_COLOURS,
     Arrow,
@@ -104,7 +104,7 @@ def warm_up() -> None:
     hello()
     catalogue()
     for variant in api.VARIANTS:
-        for op in ("moves", "turns", "status", "fen", "position"):
+        for op in (*ORACLE_OPS, "position"):
             try:
                 answer(op, {"variant": variant})
             except Exception:  # noqa: BLE001 -- a plugin's fault is its own request's to report

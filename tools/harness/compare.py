@@ -6,7 +6,9 @@ human-readable lines of the text report and ``short_diff`` as one line (JUnit
 messages, markdown summaries). ``compare`` is both in one: the lines, empty
 when the answer passes. ``answer`` is an engine answer as defined in
 ``doublecheck.harness.engines``. Only the keys present in ``expect`` are
-compared:
+compared, each by the judge its operation row gives it
+(``doublecheck.harness.operations``, ``Field.judge``; a key no row names:
+exactly):
 
 - ``moves`` and ``turns`` as sets of strings; missing and extra ones are
   named in coordinates with their SAN at the request's position (from the
@@ -29,15 +31,12 @@ has it with the wrong type). Lists of moves in it hold at most ``DIFF_ITEMS``
 entries; the ``*_count`` fields give the full numbers.
 """
 
-import json
-
+# DIFF_ITEMS: the runner reads it from here too
+from doublecheck.harness.operations import DIFF_ITEMS, judge_of  # noqa: F401
+from doublecheck.harness.operations import short_json as _short
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 
-FEN_FIELDS = ("placement", "side to move", "castling", "en passant",
-              "halfmove clock", "fullmove number")
-
 LIST_LIMIT = 40    # moves shown in one missing/extra line of the text report
-DIFF_ITEMS = 200   # moves kept in one missing/extra list of the structured difference
 SHORT_ITEMS = 5    # moves named in the one-line summary
 SHORT_LIMIT = 300  # characters of the one-line summary
 # The first line of a failure whose case the built-in oracle does not answer as expected either
@@ -71,7 +70,7 @@ def difference(variant: str, expect: dict, answer: dict, request: dict | None = 
             if key not in answer:
                 fields[key] = {"kind": "absent"}
                 continue
-            found = CHECKS.get(key, _equal)(variant, want, answer[key])
+            found = judge_of(key)(variant, want, answer[key])
             if found:
                 fields[key] = found
     if not fields:
@@ -84,72 +83,6 @@ def difference(variant: str, expect: dict, answer: dict, request: dict | None = 
     return diff
 
 
-def _short(value, limit=200) -> str:
-    """A value as JSON (as the case files and the protocol write it), cut after ``limit``."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=False, default=repr)
-    except (ValueError, RecursionError):   # NaN from an in-process adapter, or a deep nest
-        text = repr(value)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
-def _malformed(wanted: str, got) -> dict:
-    return {"kind": "malformed", "wanted": wanted, "got": _short(got)}
-
-
-def _equal(variant, want, got):
-    return None if want == got else {"kind": "value", "expected": want, "got": got}
-
-
-def _move_set(variant, want, got):
-    if not isinstance(got, list) or not all(isinstance(m, str) for m in got):
-        return _malformed("a list of strings", got)
-    missing = sorted(set(want) - set(got))
-    extra = sorted(set(got) - set(want))
-    seen, twice = set(), set()
-    for m in got:
-        (twice if m in seen else seen).add(m)
-    if not (missing or extra or twice):
-        return None
-    return {"kind": "set", "expected_count": len(set(want)), "got_count": len(got),
-            "missing": missing[:DIFF_ITEMS], "missing_count": len(missing),
-            "extra": extra[:DIFF_ITEMS], "extra_count": len(extra),
-            "repeated": sorted(twice)[:DIFF_ITEMS]}
-
-
-def _fen(variant, want, got):
-    from doublecheck.oracle import api   # on demand: building the command line imports this module
-    if not isinstance(got, str):
-        return _malformed("a FEN string", got)
-    try:
-        want_norm = _normal_fen(variant, want)
-    except RulesError as e:
-        return {"kind": INVALID_FEN, "side": "expected", "fen": want,
-                "code": e.code, "message": e.message}
-    try:
-        got_norm = _normal_fen(variant, got)
-    except RulesError as e:
-        return {"kind": INVALID_FEN, "side": "answer", "fen": got,
-                "code": e.code, "message": e.message}
-    if api.same_fen(variant, want, got):
-        return None
-    a, b = want_norm.split(), got_norm.split()
-    differing = []
-    for i in range(max(len(a), len(b))):
-        x = a[i] if i < len(a) else "(absent)"
-        y = b[i] if i < len(b) else "(absent)"
-        if x != y:
-            name = FEN_FIELDS[i] if i < len(FEN_FIELDS) else f"field {i + 1}"
-            differing.append({"field": name, "expected": x, "got": y})
-    return {"kind": "fen", "expected": want, "got": got, "differing": differing}
-
-
-def _normal_fen(variant, fen):
-    from doublecheck.oracle import api, variants
-    rules = variants.rules_of(variant)
-    return api.handle({"op": "fen", "variant": rules.name, "fen": fen}, rules=rules)["fen"]
-
-
 def judged_as(variant: str, options=None):
     """What an answer is compared under: the variant id, or its rules object playing the
     rule options a case was judged under (a FEN valid only under them must parse)."""
@@ -157,37 +90,6 @@ def judged_as(variant: str, options=None):
         return variant
     from doublecheck.oracle import variants
     return variants.get(variant, options)
-
-
-def _status(variant, want, got):
-    if not isinstance(got, dict):
-        return _malformed("an object", got)
-    keys = []
-    for key, value in want.items():
-        if key not in got:
-            keys.append({"key": key, "expected": value, "absent": True})
-        elif key == "claimable":
-            if not isinstance(got[key], list) or set(value) != set(got[key]):
-                keys.append({"key": key, "expected": value, "got": got[key]})
-        elif value != got[key]:
-            keys.append({"key": key, "expected": value, "got": got[key]})
-    return {"kind": "status", "differing": keys} if keys else None
-
-
-def _divide(variant, want, got):
-    if not isinstance(got, dict):
-        return _malformed("an object", got)
-    differing = [{"move": m, "expected": want[m], "got": got[m]}
-                 for m in sorted(set(want) & set(got)) if want[m] != got[m]]
-    missing = {m: want[m] for m in sorted(set(want) - set(got))[:DIFF_ITEMS]}
-    extra = {m: got[m] for m in sorted(set(got) - set(want))[:DIFF_ITEMS]}
-    if not (differing or missing or extra):
-        return None
-    return {"kind": "divide", "differing": differing[:DIFF_ITEMS], "missing": missing, "extra": extra}
-
-
-CHECKS = {"moves": _move_set, "turns": _move_set, "fen": _fen, "status": _status,
-          "divide": _divide}
 
 
 # --- rendering ------------------------------------------------------------------
@@ -298,9 +200,9 @@ def _field_lines(key, f, san) -> list[str]:
         if f["extra"]:
             lines.append(EXTRA + " ".join(f"{m} ({n})" for m, n in f["extra"].items()))
         return lines
-    if key == "nodes" and _is_count(f["got"]):
+    if _is_count(f["expected"]) and _is_count(f["got"]):   # a count: how far off it is
         more = f["got"] - f["expected"]
-        return [f"nodes: expected {f['expected']}, got {f['got']} "
+        return [f"{key}: expected {f['expected']}, got {f['got']} "
                 f"({abs(more)} {'more' if more > 0 else 'fewer'})"]
     return [f"{key}: expected {_short(f['expected'])}, got {_short(f['got'])}"]
 

@@ -47,6 +47,7 @@ from doublecheck.casefiles import schema as packaged_schema
 from doublecheck.harness.deadline import Deadline
 from doublecheck.harness.process import (MAX_LINE, EngineFailure, HelloError, LineProcess, clip,
                                          size)
+from doublecheck.harness.operations import OPERATIONS, is_id, request_fields
 from doublecheck.limits import loads
 from doublecheck.oracle.api import OPS
 from doublecheck.oracle.errors import BUDGET_EXCEEDED, CRASH, PROTOCOL_ERROR
@@ -124,7 +125,7 @@ def response_problems(op: str, answer: dict) -> list[str]:
     """Check an answer to ``op``: an error response, or that op's result shape."""
     if answer.get("ok") is False:
         return [] if _plain_error(answer) else problems("error-response", answer)
-    if op not in OPS and op != "hello":
+    if op not in OPERATIONS and op != "hello":
         return []
     if _plain_result(op, answer):
         return []
@@ -138,67 +139,32 @@ def request_problems(request: dict) -> list[str]:
 
 # jsonschema takes tens of microseconds per list item, which adds up over a
 # suite. These checks accept only what the schema accepts, in a fraction of
-# the time; anything they do not accept goes to the schema, which decides
-# and says what is wrong.
-
-def _strings(value) -> bool:
-    return type(value) is list and all(type(v) is str for v in value)
-
-
-def _count(value) -> bool:
-    return type(value) is int and value >= 0
-
-
-def _id(value) -> bool:
-    return type(value) in (int, str)
-
-
-_RESULTS = {"1-0", "0-1", "1/2-1/2", None}
-
-
-def _plain_status(status) -> bool:
-    return (type(status) is dict and type(status.get("over")) is bool
-            and "result" in status and status["result"] in _RESULTS
-            and "reason" in status and (status["reason"] is None or type(status["reason"]) is str)
-            and _strings(status.get("claimable")))
-
+# the time (each field's ``fits``, from its operation's row); anything they do
+# not accept goes to the schema, which decides and says what is wrong.
 
 def _plain_result(op: str, answer: dict) -> bool:
-    if not _id(answer.get("id")) or answer.get("ok") is not True:
+    if not is_id(answer.get("id")) or answer.get("ok") is not True or op not in OPERATIONS:
         return False
-    if op in ("moves", "turns"):
-        return _strings(answer.get(op))
-    if op == "fen":
-        return type(answer.get("fen")) is str
-    if op == "status":
-        return _plain_status(answer.get("status"))
-    if op == "play":
-        return type(answer.get("fen")) is str and _plain_status(answer.get("status"))
-    if op == "perft":
-        divide = answer.get("divide", {})
-        return (_count(answer.get("nodes")) and type(divide) is dict
-                and all(_count(n) for n in divide.values()))
-    return False
+    return all(f.fits(answer[key]) if key in answer else not f.required
+               for key, f in OPERATIONS[op].result.items())
 
 
 def _plain_error(answer: dict) -> bool:
     error = answer.get("error")
-    return ((answer.get("id") is None or _id(answer.get("id"))) and type(error) is dict
+    return ((answer.get("id") is None or is_id(answer.get("id"))) and type(error) is dict
             and type(error.get("code")) is str and error["code"] != ""
             and type(error.get("message")) is str)
 
 
 def _plain_request(request: dict) -> bool:
     op = request.get("op")
-    return (_id(request.get("id")) and op in OPS
-            and type(request.get("variant")) is str and request["variant"] != ""
-            and type(request.get("fen", "")) is str
-            and type(request.get("moves", [])) is list
-            and all(type(m) is str and m != "" for m in request.get("moves", []))
-            and (_count(request.get("depth")) if op == "perft" else
-                 "depth" not in request or _count(request["depth"]))
-            and type(request.get("divide", False)) is bool
-            and type(request.get("turns", False)) is bool)
+    if not (is_id(request.get("id")) and type(op) is str and op in OPERATIONS
+            and type(request.get("variant")) is str and request["variant"] != ""):
+        return False
+    # every field any operation reads is checked whatever the op (the schema's properties are
+    # shared); the op's own required ones must be there
+    return (all(f.fits(request[key]) for key, f in request_fields().items() if key in request)
+            and all(key in request for key, f in OPERATIONS[op].request.items() if f.required))
 
 
 # --- the subprocess client --------------------------------------------------

@@ -11,7 +11,7 @@ import json
 import sys
 import textwrap
 
-from doublecheck.lookups.operations import operation
+from doublecheck.harness.operations import operation
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.limits import check_perft_depth
 from doublecheck.oracle.errors import (INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_RULE,
@@ -47,37 +47,48 @@ def _print(args, op: str, answer: dict) -> None:
 
 
 def lookup_command(args) -> int:
-    """moves, turns, perft, play, status, fen: one oracle request, printed."""
+    """moves, status, fen (and turns, play without their own options): one oracle request,
+    printed."""
     rules = variants.get(args.variant)   # looked up once: everything below gets the object
-    if args.command == "turns" and args.grouped:
-        from doublecheck.lookups import lookup
-        data = lookup.grouped_turns(rules, args.fen, _moves(args))
-        print(json.dumps(data) if args.json else lookup.grouped_turns_text(data))
-        return 0
-    if args.command == "play" and args.pgn:
-        from doublecheck.lookups import pgn
-        text = pgn.pgn_for_line(rules, args.fen, _moves(args))
-        if args.pgn == "-":
-            sys.stdout.write(text)
-            return 0
-        _write(args.pgn, text)
     req = {"op": args.command, "variant": args.variant}
     if args.fen is not None:
         req["fen"] = args.fen
     if args.moves is not None:
         req["moves"] = args.moves.split()
-    if args.command == "perft":
-        return _perft(args, rules)
     _print(args, args.command, api.handle(req, rules=rules))
     return 0
 
 
-def _perft(args, rules) -> int:
+def turns_command(args) -> int:
+    """turns: the legal turns, or with --grouped grouped by their first move."""
+    if not args.grouped:
+        return lookup_command(args)
+    from doublecheck.lookups import lookup
+    data = lookup.grouped_turns(variants.get(args.variant), args.fen, _moves(args))
+    print(json.dumps(data) if args.json else lookup.grouped_turns_text(data))
+    return 0
+
+
+def play_command(args) -> int:
+    """play: the position and status after the moves; --pgn FILE also writes them as PGN
+    (``-``: prints only the PGN)."""
+    if args.pgn:
+        from doublecheck.lookups import pgn
+        text = pgn.pgn_for_line(variants.get(args.variant), args.fen, _moves(args))
+        if args.pgn == "-":
+            sys.stdout.write(text)
+            return 0
+        _write(args.pgn, text)
+    return lookup_command(args)
+
+
+def perft_command(args) -> int:
     """perft: through the transposition cache (or --no-hash, the plain walk), in this
     process, over --jobs N processes or on the Dask cluster at --scheduler."""
     from doublecheck.perft.parallel import count as perft_count
     from doublecheck.progress import Progress
 
+    rules = variants.get(args.variant)
     check_perft_depth(rules, args.depth, args.turns)
     if args.divide and args.depth < 1:
         raise RulesError(INVALID_REQUEST, "--divide needs --depth 1 or more")
@@ -92,7 +103,7 @@ def _perft(args, rules) -> int:
                                  scheduler=args.scheduler, progress=progress)
         if not args.divide:
             del answer["divide"]
-    _print(args, "perft", answer)
+    _print(args, args.command, answer)
     return 0
 
 

@@ -14,6 +14,7 @@ in docs/lookups.md.
 
 from __future__ import annotations
 
+from doublecheck.harness.operations import status_sentence
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.api import Step
 from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, RulesError
@@ -214,28 +215,6 @@ def explain_text(result: dict) -> str:
     if result.get("note"):
         lines.append(f"Note: {result['note']}")
     return "\n".join(lines)
-
-
-STATUS_REASONS = {
-    "checkmate": "checkmate", "stalemate": "stalemate", "dead-position": "dead position",
-    "seventy-five-moves": "the seventy-five-move rule", "fivefold-repetition": "fivefold repetition",
-    "no-legal-turn": "having no legal turn", "no-king": "loss of both kings",
-    # the endings of draws=automatic (doublecheck docs options)
-    "threefold-repetition": "threefold repetition", "fifty-moves": "the fifty-move rule",
-}
-
-
-def status_sentence(status: dict) -> str:
-    claims = " or ".join({"fifty-moves": "the fifty-move rule",
-                          "threefold-repetition": "threefold repetition"}.get(c, c)
-                         for c in status.get("claimable", []))
-    claim = f" A draw can be claimed by {claims}." if claims else ""
-    if not status.get("over"):
-        return "The game is in progress." + claim
-    result = status.get("result")
-    winner = {"1-0": "White wins", "0-1": "Black wins", "1/2-1/2": "drawn"}.get(result, result)
-    reason = STATUS_REASONS.get(status.get("reason"), status.get("reason"))
-    return f"The game is over: {winner} ({result}) by {reason}."
 
 
 # --------------------------------------------------------------------- show

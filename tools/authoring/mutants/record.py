@@ -26,6 +26,7 @@ from doublecheck.authoring.mirrors import independent
 from doublecheck.authoring.mutants import CATALOGUE
 from doublecheck.authoring.mutants.kill import DEFAULT_MAX_NODES, CaseEngines
 from doublecheck.harness import compare as compare_module
+from doublecheck.harness import operations as operations_module
 from doublecheck.harness.compare import compare, judged_as
 from doublecheck.harness.runner import expected_nodes
 from doublecheck.oracle import api
@@ -43,13 +44,14 @@ def curated(cases, variant: str) -> list:
 
 
 def _source_files() -> list[Path]:
-    """The files a kill depends on: the oracle, the mutants and their entries, the comparison."""
+    """The files a kill depends on: the oracle, the mutants and their entries, the comparison
+    (compare and the judges of the operations table)."""
     oracle = Path(api.__file__).parent
     mutants = Path(__file__).parent
     entries = sorted(p for p in mutants.glob("*.json")
                      if p != RECORD and p.name != MIRROR_ONLY)     # which classes, and their bases
     return (sorted(oracle.rglob("*.py")) + sorted(mutants.glob("*.py")) + entries
-            + [Path(compare_module.__file__)])
+            + [Path(compare_module.__file__), Path(operations_module.__file__)])
 
 
 def _source_digest() -> str:
