@@ -3,9 +3,10 @@
 The adapter (tools/adapters/python_chess_adapter.py) takes all of its chess
 from python-chess and adds only the turn structure; the oracle is written from
 the seeds without python-chess. Where the two agree on random positions and
-random lines of ``chess``, ``double-move``, ``double-move-anul``, ``marseillais`` and
-``marseillais-classic``, a bug would
-have to be made twice, independently.
+random lines of ``chess``, ``double-move``, ``double-move-anul``, ``marseillais``,
+``marseillais-classic``, ``monster`` and the two progressive forms, a bug would
+have to be made twice, independently. The published game records of Monster and
+progressive chess are played by both as well.
 
 Compared: FEN parsing (the same normal form, or the same error code), the legal
 moves, the legal turns, turn-perft at depths 1 and 2 with divide, move-perft at
