@@ -129,7 +129,8 @@ def san_or_coordinates(variant, fen, moves, text, use_san):
 @SLOW
 @given(st.sampled_from(VARIANTS), st.data())
 def test_random_lines_agree(variant, data):
-    fen = data.draw(st.sampled_from(FENS.get(variant, START_FENS))) + data.draw(st.sampled_from(FIELD_7[variant]))
+    fen = data.draw(st.sampled_from(FENS.get(variant, START_FENS)))
+    fen += data.draw(st.sampled_from(FIELD_7[variant]))
     moves = []
     for _ in range(data.draw(st.integers(0, 10))):
         legal = api.handle({"op": "moves", "variant": variant, "fen": fen, "moves": moves})["moves"]
@@ -145,7 +146,8 @@ def test_random_lines_agree(variant, data):
 def test_repeated_lines_agree(variant, data):
     """Lines that go back and forth, so that repetitions (and the ability's part in
     them, D6) come up; a move that is not legal in the cycle ends it for both."""
-    fen = data.draw(st.sampled_from(FENS.get(variant, START_FENS))) + data.draw(st.sampled_from(FIELD_7[variant]))
+    fen = data.draw(st.sampled_from(FENS.get(variant, START_FENS)))
+    fen += data.draw(st.sampled_from(FIELD_7[variant]))
     out, back = [], []
     for _ in range(2):
         try:

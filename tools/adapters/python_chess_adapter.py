@@ -806,7 +806,8 @@ class Monster(ReadsItsOwnMoves, Chess):
         for target in squares:
             if pos.mid:
                 raise invalid_fen("there is no en passant square between White's two moves (MO8)")
-            if chess.square_rank(target) != (5 if board.turn == chess.WHITE else 2) or not live(board, target):
+            rank = 5 if board.turn == chess.WHITE else 2     # the opponent stepped over it
+            if chess.square_rank(target) != rank or not live(board, target):
                 raise invalid_fen(f"en passant square {chess.square_name(target)} needs the pawn that "
                                   f"passed over it just beyond it, on the rank of the side that moved")
             board.ep_square = target
