@@ -3,14 +3,17 @@
 The adapter (tools/adapters/python_chess_adapter.py) takes all of its chess
 from python-chess and adds only the turn structure; the oracle is written from
 the seeds without python-chess. Where the two agree on random positions and
-random lines of ``chess``, ``double-move``, ``double-move-anul``, ``marseillais`` and
-``marseillais-classic``, a bug would
-have to be made twice, independently.
+random lines of ``chess``, ``double-move``, ``double-move-anul``, ``marseillais``,
+``marseillais-classic``, ``monster`` and the two progressive forms, a bug would
+have to be made twice, independently. The published game records of Monster and
+progressive chess are played by both as well.
 
 Compared: FEN parsing (the same normal form, or the same error code), the legal
 moves, the legal turns, turn-perft at depths 1 and 2 with divide, move-perft at
 depth 2, and the status (with repetition history) after random lines.
 """
+
+import re
 
 import chess
 import pytest
@@ -18,15 +21,20 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from doublecheck.oracle import api, variants
+from doublecheck.oracle.errors import RulesError
 from doublecheck.adapters.python_chess_adapter import PythonChessAdapter
 from doublecheck.casefiles import load_cases
 from doublecheck.harness.compare import compare
 from doublecheck.harness.engines import AdapterEngine
+from test_monster import GAME as MONSTER_GAME, MATE as MONSTER_MATE
+from test_progressive import PUBLISHED
 
 ADAPTER = PythonChessAdapter()
-VARIANTS = ("chess", "double-move", "double-move-anul", "marseillais", "marseillais-classic")
+VARIANTS = ("chess", "double-move", "double-move-anul", "marseillais", "marseillais-classic",
+            "monster", "progressive-scottish", "progressive-italian")
 FIELD_7 = {"chess": [""], "double-move": [" WB", " W-", " -B", " --"], "double-move-anul": [" -"],
-           "marseillais": [" -"], "marseillais-classic": [" -"]}
+           "marseillais": [" -"], "marseillais-classic": [" -"], "monster": [" -", ""],
+           "progressive-scottish": ["", " 2 0 0", " 3 0 9"], "progressive-italian": ["", " 2 0 0", " 3 0 9"]}
 SLOW = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 
 START_FENS = [
@@ -45,6 +53,18 @@ START_FENS = [
     "4k3/3p1p2/8/2P1P1P1/8/8/1P1P1P2/4K3 b - - 0 2",                 # double steps into en passant
     "7k/7p/8/7P/8/1q6/7P/K7 w - - 0 2",                              # few moves: no move two soon
 ]
+# Monster chess gives White only a king and pawns (MO1); White castles nowhere (MO7).
+MONSTER_FENS = [
+    "rnbqkbnr/pppppppp/8/8/8/8/2PPPP2/4K3 w kq - 0 1",               # the start (MO1)
+    "rnbqkbnr/ppp1pppp/8/3pP3/8/8/2PP1P2/4K3 w kq d6 0 3",           # White's move one may take en passant
+    "r3k2r/pppppppp/8/8/8/4P3/3K1P2/8 b kq - 0 8",                    # Black castles clear of the threat
+    "4k3/8/8/8/3p2p1/8/4PP2/4K3 w - - 0 5",                          # double steps into en passant
+    "k1r5/pp6/8/8/8/1B3N2/3PP3/4K3 w - - 0 20",                      # White pieces from promotions
+    "8/8/3k4/8/8/3K4/2P2P2/8 b - - 0 10",                            # the kings two steps apart
+    "7k/8/8/8/8/8/1r4PP/r6K w - - 0 10",                             # White's king hemmed in
+    "4k3/8/8/8/8/8/2PP4/r3K3 w - - 90 40",                           # near the fifty-move claim
+]
+FENS = {"monster": MONSTER_FENS}
 
 
 def ask(request):
@@ -79,7 +99,8 @@ def check_position(variant, fen, moves):
     if agree({"op": "play", **base}, variant) is None:
         return
     agree({"op": "moves", **base}, variant)
-    turns = agree({"op": "turns", **base}, variant)["turns"]
+    listed = agree({"op": "turns", **base}, variant)   # None: both refused the list (P8)
+    turns = listed["turns"] if listed else []
     agree({"op": "status", **base}, variant)
     agree({"op": "perft", **base, "depth": 1, "divide": True, "turns": True}, variant)
     agree({"op": "perft", **base, "depth": 2, "divide": True}, variant)
@@ -88,8 +109,12 @@ def check_position(variant, fen, moves):
 
 
 def next_turns(variant, fen, moves):
-    """How many turns the reply has after one of the turns (an estimate of turn-perft 2)."""
-    return len(api.handle({"op": "turns", "variant": variant, "fen": fen, "moves": moves})["turns"])
+    """How many turns the reply has after one of the turns (an estimate of turn-perft 2;
+    a list too long to give, P8, counts as too many)."""
+    try:
+        return len(api.handle({"op": "turns", "variant": variant, "fen": fen, "moves": moves})["turns"])
+    except RulesError:
+        return 10**6
 
 
 def san_or_coordinates(variant, fen, moves, text, use_san):
@@ -102,9 +127,10 @@ def san_or_coordinates(variant, fen, moves, text, use_san):
 
 
 @SLOW
-@given(st.sampled_from(VARIANTS), st.sampled_from(START_FENS), st.data())
-def test_random_lines_agree(variant, fen, data):
-    fen = fen + data.draw(st.sampled_from(FIELD_7[variant]))
+@given(st.sampled_from(VARIANTS), st.data())
+def test_random_lines_agree(variant, data):
+    fen = data.draw(st.sampled_from(FENS.get(variant, START_FENS)))
+    fen += data.draw(st.sampled_from(FIELD_7[variant]))
     moves = []
     for _ in range(data.draw(st.integers(0, 10))):
         legal = api.handle({"op": "moves", "variant": variant, "fen": fen, "moves": moves})["moves"]
@@ -116,14 +142,18 @@ def test_random_lines_agree(variant, fen, data):
 
 
 @SLOW
-@given(st.sampled_from(VARIANTS), st.sampled_from(START_FENS), st.data())
-def test_repeated_lines_agree(variant, fen, data):
+@given(st.sampled_from(VARIANTS), st.data())
+def test_repeated_lines_agree(variant, data):
     """Lines that go back and forth, so that repetitions (and the ability's part in
     them, D6) come up; a move that is not legal in the cycle ends it for both."""
-    fen = fen + data.draw(st.sampled_from(FIELD_7[variant]))
+    fen = data.draw(st.sampled_from(FENS.get(variant, START_FENS)))
+    fen += data.draw(st.sampled_from(FIELD_7[variant]))
     out, back = [], []
     for _ in range(2):
-        turns = api.handle({"op": "turns", "variant": variant, "fen": fen, "moves": out})["turns"]
+        try:
+            turns = api.handle({"op": "turns", "variant": variant, "fen": fen, "moves": out})["turns"]
+        except RulesError:   # a series too long to list (P8)
+            break
         board = chess.Board(" ".join(api.handle(
             {"op": "fen", "variant": variant, "fen": fen, "moves": out})["fen"].split()[:6]))
         turns = [t for t in turns if reversible(board, t)] or turns
@@ -190,7 +220,7 @@ def random_fens(draw, variant):
     turn = draw(st.sampled_from("wb"))
     castling = draw(st.sampled_from(["-", "KQkq", "K", "Qk", "kq", "qK"]))
     eps = ["-"] * 6 + ["e3", "d6", "a6", "h3", "c4"]
-    if variant.startswith("marseillais"):   # up to two squares (M7)
+    if variant.startswith(("marseillais", "progressive", "monster")):   # several squares (M7, P6.2, MO6.1)
         eps += ["c3,e3", "e6,c6", "d6,f6", "b3,b3", "a6,c6,e6", "e3,", "d3,e6"]
     ep = draw(st.sampled_from(eps))
     clocks = draw(st.sampled_from(["0 1", "12 30", "100 80", "0 0"]))
@@ -198,7 +228,10 @@ def random_fens(draw, variant):
              "double-move": ["", " WB", " -B", " W-", " --", " -Bm", " W-m", " --m", " WBm", " wb"],
              "double-move-anul": ["", " -", " m", " m", " x"],
              "marseillais": ["", " -", " m", " m", " x"],
-             "marseillais-classic": ["", " -", " m", " m", " x"]}[variant]
+             "marseillais-classic": ["", " -", " m", " m", " x"],
+             "monster": ["", " -", " m", " m", " x"],
+             "progressive-scottish": ["", " 1 0 0", " 3 1 0", " 4 2 11", " 2 2 0", " 0 0 0", " 5", " x"],
+             "progressive-italian": ["", " 1 0 0", " 3 1 0", " 4 2 11", " 2 2 0", " 0 0 0", " 5", " x"]}[variant]
     return f"{'/'.join(rows)} {turn} {castling} {ep} {clocks}{draw(st.sampled_from(extra))}"
 
 
@@ -252,3 +285,44 @@ def test_adapter_passes_case(case):
 @adapter_cases(deep=True)
 def test_adapter_passes_large_perft_case(case):
     run(case)
+
+
+# --- game records of the variants with long or colour-dependent turns, both ways -------------
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+def record_turns(movetext: str, series: bool) -> list[str]:
+    """The turns of a game record as request moves: in the series notation of progressive
+    chess (P9: ``1. e4 2. e5 Qh4``) each number starts a series, whose moves become one
+    turn ``e5,Qh4``; otherwise each space-separated item is already a turn (G8)."""
+    words = [w for w in movetext.split() if w not in RESULTS]
+    if not series:
+        return [w for w in words if not w.rstrip(".").isdigit()]
+    turns = []
+    for word in words:
+        if word.endswith(".") and word[:-1].isdigit():
+            turns.append([])
+        else:
+            turns[-1].append(word)
+    return [",".join(moves) for moves in turns]
+
+
+@pytest.mark.parametrize("variant", ["progressive-scottish", "progressive-italian"])
+@pytest.mark.parametrize("title,movetext,result", PUBLISHED, ids=[p[0].split(":")[0] for p in PUBLISHED])
+def test_published_progressive_games_agree(variant, title, movetext, result):
+    """The 1996 championship games of tests/test_progressive.py, played by both to the
+    same final position and the same result."""
+    played = agree({"op": "play", "moves": record_turns(movetext, series=True)}, variant)
+    assert played["status"]["over"] and played["status"]["result"] == result
+
+
+@pytest.mark.parametrize("record", [MONSTER_GAME, MONSTER_MATE], ids=["playstrategy-line", "wikipedia-mate"])
+def test_monster_game_records_agree(record):
+    head, _, movetext = record.partition("\n\n")
+    fen = re.search(r'\[FEN "(.*)"\]', head)
+    request = {"op": "play", "moves": record_turns(movetext, series=False)}
+    if fen:
+        request["fen"] = fen[1]
+    played = agree(request, "monster")
+    assert played["status"]["reason"] == "checkmate" and played["status"]["result"] == "1-0"

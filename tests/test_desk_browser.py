@@ -527,3 +527,58 @@ def test_monster_white_turn_has_two_slots_and_black_one(browser, tmp_path):
     assert slots(browser)[0][:3] == ("move 1", "to play now", "next")
     browser.screenshot(tmp_path / "monster-turns.png")
     assert browser.console_errors() == []
+
+
+def test_progressive_series_grow_and_a_check_ends_one_early(browser, tmp_path):
+    # P1: series n has n moves, shown as Move 1 ... Move n; PS1: a check ends the series at
+    # once, the moves left in it forfeited; P9: the line numbers each series by its length
+    browser.open("progressive-scottish")
+    assert slots(browser) == [("move 1", "to play now", "next", None)]
+    browser.square("e2")
+    browser.square("e4")                              # White's series of one
+    assert slots(browser, "last-slots") == [("move 1", "e4", "played", None)]
+    assert slots(browser) == [("move 1", "to play now", "next", None), ("move 2", "not yet", "waiting", None)]
+    assert browser.text("turn-title") == "Black's turn 2."
+    browser.square("f7")
+    browser.square("f6")
+    assert slots(browser) == [("move 1", "f6", "played", None), ("move 2", "to play now", "next", None)]
+    browser.square("g7")
+    browser.square("g5")                              # Black's series of two, complete
+    assert slots(browser, "last-slots") == [("move 1", "f6", "played", None), ("move 2", "g5", "played", None)]
+    assert [s[:3] for s in slots(browser)] == [("move 1", "to play now", "next"), ("move 2", "not yet", "waiting"),
+                                               ("move 3", "not yet", "waiting")]
+    browser.square("d1")
+    browser.square("h5")                              # Qh5# with move 1 of 3 ends the series (PS1)
+    assert slots(browser, "last-slots") == [("move 1", "Qh5#", "played", None),
+                                            ("move 2", "left empty", "empty", "PS1"),
+                                            ("move 3", "left empty", "empty", "PS1")]
+    assert "the check Qh5# on move 1 ended the series" in browser.text("last-turn")
+    assert [rule for rule, _ in reasons_in_line(browser)] == ["PS1"]
+    assert "checkmate" in browser.text("status")
+    assert browser.text("line").splitlines()[:3] == ["1. e4", "2. f6 g5", "3. Qh5#"]
+    browser.screenshot(tmp_path / "progressive-series.png")
+    assert browser.console_errors() == []
+
+
+def test_progressive_italian_refuses_a_check_before_the_last_move(browser, tmp_path):
+    # PI1: in the Italian form a check may come only with the last move of a full series
+    browser.open("progressive-italian")
+    for frm, to in (("e2", "e4"), ("e7", "e5"), ("d7", "d6")):
+        browser.square(frm)
+        browser.square(to)
+    browser.square("f1")
+    assert "b5" not in browser.targets()              # Bb5+ would be move 1 of 3
+    browser.square("b5")
+    assert "PI1" in browser.text("verdict") and browser.piece("f1") == "B"
+    browser.square("f1")
+    browser.square("c4")
+    browser.square("d1")
+    browser.square("h5")                              # Bc4, Qh5: quiet moves 1 and 2
+    browser.square("h5")
+    assert "f7" in browser.targets()                  # Qxf7# is move 3 of 3: allowed
+    browser.square("f7")
+    assert "checkmate" in browser.text("status")
+    assert slots(browser, "last-slots") == [("move 1", "Bc4", "played", None), ("move 2", "Qh5", "played", None),
+                                            ("move 3", "Qxf7#", "played", None)]
+    browser.screenshot(tmp_path / "progressive-italian.png")
+    assert browser.console_errors(allowed=("status of 400",)) == []

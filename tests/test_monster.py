@@ -293,6 +293,26 @@ def test_a_monster_game_replays_and_agrees_with_its_result():
     assert game["status"]["reason"] == "checkmate" and game["result_agrees"] is True
 
 
+# The checkmate the English Wikipedia page on Monster chess shows (section "Checkmating"):
+# White's pawns on d4 and e6 against the king on e8 and Black's queen on c2; White plays
+# d5 and d6, after which every square the black king has is within reach of White's next
+# two moves (the threat d7 then dxe8), and no Black move takes it out of reach (MO4, MO5).
+MATE = """[Event "Monster chess: the checkmating example of Wikipedia's Monster chess page"]
+[Variant "monster"]
+[FEN "4k3/8/4P3/8/3P4/8/2q5/7K w - - 0 1 -"]
+[Result "1-0"]
+
+1. d5,d6# 1-0
+"""
+
+
+def test_the_published_two_pawn_mate_replays_to_checkmate():
+    report = replay_text(MATE)
+    game = report["games"][0]
+    assert report["ok"] and game["legal"] and game["turns"] == 1
+    assert game["status"]["reason"] == "checkmate" and game["result_agrees"] is True
+
+
 # ------------------------------------------------------ the coverage matrix per colour
 
 def test_matrix_asks_no_white_castling_and_no_black_second_move():

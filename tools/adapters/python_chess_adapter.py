@@ -1,12 +1,17 @@
-"""``chess``, ``double-move``, ``double-move-anul``, ``marseillais`` and
-``marseillais-classic`` built on python-chess.
+"""``chess``, ``double-move``, ``double-move-anul``, ``marseillais``,
+``marseillais-classic``, ``monster``, ``progressive-scottish`` and
+``progressive-italian`` built on python-chess.
 
 python-chess does all of the chess here: legal moves, check and attack
 detection, reading SAN, writing FEN fields 1-6, insufficient material. This
 module adds only what the variants change, which is the *turn structure*
 (who moves next, and which moves may come next in the same turn), the variant
-state in FEN field 7, and the FEN checks of ruling G9 where python-chess is
-more lenient than the project.
+state in FEN field 7 (fields 7-9 in progressive chess), and the FEN checks of
+ruling G9 where python-chess is more lenient than the project. Where a variant
+allows moves python-chess would not (Monster chess: White's king may stand
+attacked between its two moves, MO3) python-chess's pseudo-legal moves are the
+start, and the rules of the catalogue (``doublecheck rules MO4``) say which
+count; the oracle is never asked.
 
 It is the worked example of docs/adapter-guide.md. Run the suite against it::
 
@@ -253,18 +258,30 @@ class Chess:
             return game_over("stalemate")
         return None
 
+    has_dead_position = True    # G4; Monster chess has none (MO9)
+
+    def quiet_count(self, pos) -> tuple[int, int, int]:
+        """The count the move-count draws read, the claim's threshold and the automatic
+        one: the halfmove clock, 100 and 150 (G3)."""
+        return pos.board.halfmove_clock, 100, 150
+
     def draws(self, pos: Position, history: list) -> dict:
         """Dead position, the move counts and repetition (G3, G4)."""
         board = pos.board
-        if board.is_insufficient_material():     # the same material as G4
+        if self.has_dead_position and board.is_insufficient_material():     # the same material as G4
             return game_over("dead-position")
-        if board.halfmove_clock >= 150:
+        count, claim, automatic = self.quiet_count(pos)
+        if count >= automatic:
             return game_over("seventy-five-moves")
         seen = 1 + history.count(self.identity(pos))
         if seen >= 5:
             return game_over("fivefold-repetition")
-        return not_over(["fifty-moves"] * (board.halfmove_clock >= 100)
+        return not_over(["fifty-moves"] * (count >= claim)
                         + ["threefold-repetition"] * (seen >= 3))
+
+    def depth_limit(self, turns: bool):
+        """The deepest perft the variant's rules allow, or None for no limit of its own."""
+        return None
 
     def identity(self, pos: Position) -> str:
         """Placement, side to move, castling rights, en passant only when it can be
@@ -590,8 +607,418 @@ def live(board: chess.Board, target: int) -> bool:
     return board.piece_at(target) is None and board.piece_at(beyond) == chess.Piece(chess.PAWN, color)
 
 
+# --- turns whose length depends on the colour or grows: Monster and progressive chess -----
+
+CASTLING_TEXT = re.compile(r"O(-O)+")
+SAN_PARTS = re.compile(r"([NBRQK]?)([a-h]?)([1-8]?)x?([a-h][1-8])(?:=?([NBRQnbrq]))?")
+PIECE_OF_LETTER = {"": chess.PAWN, "N": chess.KNIGHT, "B": chess.BISHOP, "R": chess.ROOK,
+                   "Q": chess.QUEEN, "K": chess.KING}
+SQUARE = re.compile(r"[a-h][1-8]")
+
+
+def san_names(board: chess.Board, parts: tuple, move: chess.Move) -> bool:
+    """Does SAN, read into (piece letter, from-file, from-rank, to-square, promotion),
+    name ``move``? The capture mark is not required (G8)."""
+    letter, file, rank, to, promotion = parts
+    if board.is_castling(move) or move.to_square != chess.parse_square(to):
+        return False
+    name = chess.square_name(move.from_square)
+    wanted = PIECE_OF_LETTER[promotion.upper()] if promotion else None
+    return (board.piece_type_at(move.from_square) == PIECE_OF_LETTER[letter]
+            and name[0] == (file or name[0]) and name[1] == (rank or name[1])
+            and move.promotion == wanted)
+
+
+class ReadsItsOwnMoves:
+    """Move text matched against the variant's own legal moves (G8, G8.1). python-chess
+    reads SAN against its legal moves, and these variants allow moves it would not
+    (Monster's move one may leave the king attacked) or forbid moves it allows."""
+
+    def parse_step(self, pos, token: str) -> Step:
+        text = token.rstrip(",").strip()
+        board, steps = pos.board, self.steps(pos)
+        san = text.rstrip("+#!?").replace("0", "O")
+        if COORDINATES.fullmatch(text):
+            move = read_move(board, text)
+            found = [s for s in steps if s.move == move]
+        elif CASTLING_TEXT.fullmatch(san):
+            side = {"O-O": board.is_kingside_castling, "O-O-O": board.is_queenside_castling}.get(san)
+            found = [s for s in steps if side is not None and side(s.move)]
+        elif SAN_PARTS.fullmatch(san):
+            parts = SAN_PARTS.fullmatch(san).groups()
+            found = [s for s in steps if san_names(board, parts, s.move)]
+        else:
+            raise EngineError(INVALID_MOVE_TEXT, f"{text!r} is neither coordinates (e2e4) nor SAN (Nf3)")
+        if len(found) != 1:
+            raise EngineError(ILLEGAL_MOVE, f"{text!r} names {'more than one' if found else 'no'} "
+                                            f"legal move here")
+        return found[0]
+
+
+def target_squares(field: str) -> list[int]:
+    """FEN field 4 of the variants that may hold several targets: '-' or different
+    squares joined by commas."""
+    if field == "-":
+        return []
+    names = field.split(",")
+    if not all(SQUARE.fullmatch(n) for n in names) or len(set(names)) != len(names):
+        raise invalid_fen(f"en passant field {field!r} must be '-' or different squares joined by commas")
+    return [chess.parse_square(n) for n in names]
+
+
+def pseudo(board: chess.Board) -> list:
+    """python-chess's pseudo-legal moves (the mover's king may be left attacked), less
+    captures of a king."""
+    return [m for m in board.pseudo_legal_moves if not board.kings & chess.BB_SQUARES[m.to_square]]
+
+
+def no_turn_result(pos, steps, in_check: bool):
+    """With no legal move: checkmate when in check, else stalemate (G5); None otherwise."""
+    if steps:
+        return None
+    if in_check:
+        return game_over("checkmate", "0-1" if pos.board.turn == chess.WHITE else "1-0")
+    return game_over("stalemate")
+
+
+def usable_targets(pos, steps) -> list[int]:
+    """The squares some legal move takes en passant on (G3, G9)."""
+    return sorted({s.move.to_square for s in steps if ready(pos.board, s.move).is_en_passant(s.move)})
+
+
+def square_list(squares) -> str:
+    return ",".join(chess.square_name(t) for t in sorted(squares)) or "-"
+
+
+def two_move_reach(board: chess.Board) -> bool:
+    """MO4, MO4.1: could White, to move on ``board`` (with the en passant square Black's
+    double step left), take the black king with its move one, or with its move two after
+    any move one at all, its own king attacked or not?"""
+    king = board.king(chess.BLACK)
+    if king is None:
+        return False
+    if board.is_attacked_by(chess.WHITE, king):
+        return True
+    board = board.copy(stack=False)
+    for move in pseudo(board):
+        board.push(move)
+        hit = board.is_attacked_by(chess.WHITE, king)
+        board.pop()
+        if hit:
+            return True
+    return False
+
+
+def white_to_move(board: chess.Board, king_from=None, king_to=None) -> chess.Board:
+    """``board`` with White to move and no en passant square, the black king moved from
+    ``king_from`` to ``king_to`` if given (a square of a castling path)."""
+    out = board.copy(stack=False)
+    if king_from is not None:
+        out.remove_piece_at(king_from)
+        out.set_piece_at(king_to, chess.Piece(chess.KING, chess.BLACK))
+    out.turn, out.ep_square = chess.WHITE, None
+    return out
+
+
+class Monster(ReadsItsOwnMoves, Chess):
+    """Classic Monster chess (MO1-MO9): White's king and four pawns make two moves a turn,
+    Black's army one. Black's king is in check when White's two coming moves could take
+    it; White's king may stand attacked between White's moves. ``Position.mid``: between
+    White's two moves (field 7 ``m``); the board's en passant square is the one target a
+    turn can leave (MO6)."""
+
+    name = "monster"
+    start_fen = "rnbqkbnr/pppppppp/8/8/8/8/2PPPP2/4K3 w kq - 0 1 -"     # MO1
+    has_field_7 = True
+    has_dead_position = False     # MO9: White mates with its king alone
+
+    # The turn structure.
+
+    def steps(self, pos):
+        board = pos.board
+        if board.turn == chess.BLACK:   # MO4, MO7
+            return [Step(m) for m in pseudo(board) if not self.leaves_king_in_reach(board, m)]
+        if pos.mid:                     # move two: the turn ends with White's king safe (MO3)
+            return [Step(m) for m in legal(board)]
+        # move one: any move, White's king attacked after it or not, with a legal move two after it (MO2, MO3)
+        return [Step(m) for m in pseudo(board) if can_move(after(board, m, turn_ends=False))]
+
+    def play(self, pos, step):
+        """Move one keeps White to move and leaves Black no target (MO6); move two and
+        Black's move end the turn, a double step leaving the opponent its target."""
+        if pos.board.turn == chess.WHITE and not pos.mid:
+            return Position(after(pos.board, step.move, turn_ends=False), mid=True)
+        return Position(after(pos.board, step.move))
+
+    def leaves_king_in_reach(self, board: chess.Board, move: chess.Move) -> bool:
+        """MO4: after Black's move White's two moves could take the king (a double step
+        of Black's gives White's move one its en passant capture); MO7: a castling king
+        starts on or passes over a square within that reach."""
+        board_after = board.copy(stack=False)
+        board_after.push(move)
+        if two_move_reach(board_after):
+            return True
+        if board.is_castling(move):
+            passed_over = (move.from_square + move.to_square) // 2
+            return any(two_move_reach(white_to_move(board, move.from_square, sq))
+                       for sq in (move.from_square, passed_over))
+        return False
+
+    def in_check(self, pos) -> bool:
+        """White: its king attacked (MO3); Black: within reach of White's two moves (MO4)."""
+        if pos.board.turn == chess.WHITE:
+            return pos.board.is_check()
+        return two_move_reach(white_to_move(pos.board))
+
+    def no_move_result(self, pos):
+        """MO5: no legal turn is checkmate in the MO3/MO4 sense of check, else stalemate."""
+        return no_turn_result(pos, self.steps(pos), self.in_check(pos))
+
+    def identity(self, pos):
+        return " ".join(pos.board.fen().split()[:3] + [self.field_4(pos)] + self.field_7(pos))
+
+    # FEN.
+
+    def field_4(self, pos) -> str:
+        """The target a legal move takes en passant; none between White's moves (MO6, MO8)."""
+        return "-" if pos.mid else square_list(usable_targets(pos, self.steps(pos)))
+
+    def fen(self, pos):
+        fields = pos.board.fen().split()
+        fields[3] = self.field_4(pos)
+        return " ".join(fields + self.field_7(pos))
+
+    def parse_fen(self, text):
+        """MO7: no White castling; field 4 read here (the MO4 check may run through the
+        target); the rest as usual."""
+        if not isinstance(text, str):
+            raise invalid_fen("a FEN must be a string")
+        fields = text.split()
+        if len(fields) > 2 and set(fields[2]) & set("KQ"):
+            raise invalid_fen(f"castling field {fields[2]!r}: White has no castling in Monster chess (MO7)")
+        squares = target_squares(fields[3]) if len(fields) > 3 else []
+        if len(squares) > 1:
+            raise invalid_fen("field 4 holds '-' or one square: a turn leaves one target at most (MO6)")
+        if squares:
+            fields[3] = "-"
+        pos = super().parse_fen(" ".join(fields))
+        board = pos.board
+        for target in squares:
+            if pos.mid:
+                raise invalid_fen("there is no en passant square between White's two moves (MO8)")
+            rank = 5 if board.turn == chess.WHITE else 2     # the opponent stepped over it
+            if chess.square_rank(target) != rank or not live(board, target):
+                raise invalid_fen(f"en passant square {chess.square_name(target)} needs the pawn that "
+                                  f"passed over it just beyond it, on the rank of the side that moved")
+            board.ep_square = target
+        if board.turn == chess.WHITE and not pos.mid and two_move_reach(board):
+            raise invalid_fen("the side not to move is in check: White's two coming moves could take "
+                              "the black king (MO4)")
+        return pos
+
+    def read_field_7(self, board, field):
+        if field not in (None, "-", "m"):
+            raise invalid_fen(f"field 7 must be '-' or 'm', not {field!r}")
+        if field == "m" and board.turn == chess.BLACK:
+            raise invalid_fen("field 7 'm' with Black to move: Black's turn is a single move (MO2, MO8)")
+        return Position(board, mid=field == "m")
+
+    def check_mid_turn(self, pos):
+        """MO8, MO8.1: between White's moves Black's king is not attacked and White has a
+        move two that leaves its king safe; White's own king may stand attacked (MO3)."""
+        if not pos.mid:
+            return
+        if pos.board.was_into_check():
+            raise invalid_fen("between White's moves Black's king cannot be attacked (MO4, MO8.1)")
+        if not can_move(pos.board):
+            raise invalid_fen("between White's moves White has no move two that leaves its king "
+                              "safe (MO2, MO3, MO8.1)")
+
+    field_7 = DoubleMoveAnul.field_7
+
+
+class Series(NamedTuple):
+    """A progressive position: python-chess's board (its side to move plays the series)
+    and the series state of FEN fields 7-9 (P6.2)."""
+
+    board: chess.Board
+    length: int                        # series n has n moves (P1)
+    played: int = 0                    # how many of them are played
+    quiet: int = 0                     # complete series with no capture and no pawn move (P5)
+    # P3: at a series boundary the opponent's double steps of its last series; inside a
+    # series the mover's own double steps so far (targets for the opponent once it ends)
+    targets: frozenset = frozenset()
+
+
+# P8: the limits of a turn list (moves left in the series, positions walked) and of perft.
+MOST_MOVES_LISTED = 4
+SERIES_WALK = 100_000
+PERFT_DEPTH = {True: 3, False: 13}
+# P5: complete quiet series after which a draw may be claimed, and is automatic.
+QUIET_SERIES = (10, 15)
+# The protocol's Limits: fields 7-9 are whole numbers of at most nine digits.
+MOST_DIGITS = 9
+
+
+class Progressive(ReadsItsOwnMoves, Chess):
+    """Progressive chess (P1-P9): series of 1, 2, 3, ... moves by one side each. The two
+    forms differ in where a check may come (``check_before_last``)."""
+
+    has_field_7 = True
+    start_fen = chess.STARTING_FEN + " 1 0 0"
+    check_before_last = True      # Scottish: a check may come on any move and ends the series (PS1)
+
+    def left(self, pos) -> int:
+        return pos.length - pos.played
+
+    # The turn structure.
+
+    def steps(self, pos):
+        """Every move leaves the own king safe (P2, PI2); en passant with the first move
+        only (P3); in the Italian form no check before the last move (PI1)."""
+        board = pos.board
+        moves = list(legal(board))
+        if pos.played == 0:
+            for target in sorted(pos.targets):
+                offered = board.copy(stack=False)
+                offered.ep_square = target
+                moves += list(offered.generate_legal_ep())
+        if not self.check_before_last and self.left(pos) > 1:
+            moves = [m for m in moves if not ready(board, m).gives_check(m)]
+        return [Step(m) for m in moves]
+
+    def play(self, pos, step):
+        move = step.move
+        board = ready(pos.board, move)
+        ends = self.left(pos) == 1 or board.gives_check(move)     # P1, PS1
+        new = board.copy(stack=False)
+        new.push(move)
+        new.ep_square = None
+        # P3: the mover's double steps of this series whose pawn has not moved since
+        own = {t for t in (pos.targets if pos.played else ()) if beyond(t) != move.from_square}
+        own |= {t for t in [passed(board, move)] if t is not None}
+        if not ends:
+            new.turn, new.fullmove_number = board.turn, board.fullmove_number
+            return Series(new, pos.length, pos.played + 1, pos.quiet, frozenset(own))
+        new.fullmove_number = board.fullmove_number + (board.turn == chess.BLACK)   # G2
+        # P5: the halfmove clock counts every move (G2), so it is at least the series' length
+        # so far exactly when no capture or pawn move came in it
+        quiet = pos.quiet + 1 if new.halfmove_clock > pos.played else 0
+        return Series(new, pos.length + 1, 0, quiet, frozenset(t for t in own if live(new, t)))
+
+    def goes_on(self, pos):
+        """Inside a series with a legal move left (P1, P4)."""
+        return pos.played > 0 and bool(self.steps(pos))
+
+    def turns(self, pos):
+        """The ways to finish the series, refused beyond the limits of P8."""
+        if self.left(pos) > MOST_MOVES_LISTED:
+            raise EngineError(INVALID_REQUEST, f"{self.left(pos)} moves left in the series: a turn "
+                                               f"list stops at {MOST_MOVES_LISTED} (P8)")
+        found, walked = [], [0]
+
+        def walk(p, line):
+            for step in self.steps(p):
+                walked[0] += 1
+                if walked[0] > SERIES_WALK:
+                    raise EngineError(INVALID_REQUEST, f"more than {SERIES_WALK} positions walked "
+                                                       f"listing the series (P8)")
+                q = self.play(p, step)
+                if self.goes_on(q):
+                    walk(q, line + [step])
+                else:
+                    found.append((line + [step], q))
+
+        walk(pos, [])
+        return found
+
+    def depth_limit(self, turns):
+        return PERFT_DEPTH[turns]     # P8
+
+    # The end of the game.
+
+    def status(self, pos, history):
+        """P4 inside a series; at its boundary mate (P2, PI1), stalemate (P4), G4, the
+        quiet series (P5) and repetition (P6)."""
+        steps = self.steps(pos)
+        if pos.played:
+            return not_over() if steps else game_over("stalemate")
+        return no_turn_result(pos, steps, pos.board.is_check()) or self.draws(pos, history)
+
+    def quiet_count(self, pos):
+        """P5, P5.1: quiet series, reported as the move-count draws."""
+        return (pos.quiet,) + QUIET_SERIES
+
+    def identity(self, pos):
+        """P6.1: placement, side to move, castling and the usable targets; not the series."""
+        return " ".join(pos.board.fen().split()[:3] + [self.field_4(pos)])
+
+    # FEN.
+
+    def field_4(self, pos) -> str:
+        """P6.2: at a boundary the targets a legal first move takes; inside, the own steps."""
+        if pos.played:
+            return square_list(pos.targets)
+        return square_list(usable_targets(pos, self.steps(pos)))
+
+    def fen(self, pos):
+        fields = pos.board.fen().split()
+        fields[3] = self.field_4(pos)
+        return " ".join(fields + [str(pos.length), str(pos.played), str(pos.quiet)])
+
+    def parse_fen(self, text):
+        if not isinstance(text, str):
+            raise invalid_fen("a FEN must be a string")
+        fields = text.split()
+        if not 6 <= len(fields) <= 9:
+            raise invalid_fen(f"a {self.name} FEN has 6 to 9 fields, not {len(fields)}")
+        squares = target_squares(fields[3])
+        board = read_board(fields[:3] + ["-"] + fields[4:6])
+        numbers = []
+        for i, value in enumerate(fields[6:]):
+            if not NUMBER.fullmatch(value) or len(value) > MOST_DIGITS:
+                raise invalid_fen(f"field {7 + i} must be a whole number of at most {MOST_DIGITS} digits")
+            numbers.append(int(value))
+        # P6.2: absent fields mean the series the fullmove number gives, none played or quiet
+        default = 2 * board.fullmove_number - (board.turn == chess.WHITE)
+        length, played, quiet = (numbers + [default, 0, 0][len(numbers):])
+        if length < 1 or played >= length:
+            raise invalid_fen(f"series of {length} with {played} moves played (P6.2)")
+        check_board(board, mid=False)     # the side not to move is never in check (G9, PS1, PI1)
+        if played and board.is_check():
+            raise invalid_fen("inside a series the mover's king cannot be in check (PI2, P6.2)")
+        inside = played > 0
+        stepper = board.turn if inside else not board.turn
+        for target in squares:
+            if chess.square_rank(target) != (2 if stepper == chess.WHITE else 5) \
+                    or board.piece_at(beyond(target)) != chess.Piece(chess.PAWN, stepper) \
+                    or (not inside and board.piece_at(target) is not None):
+                raise invalid_fen(f"en passant square {chess.square_name(target)} does not fit: "
+                                  f"{'the mover' if inside else 'the opponent'}'s double step (P6.2)")
+        return Series(board, length, played, quiet, frozenset(squares))
+
+
+def beyond(target: int) -> int:
+    """The square of the pawn that passed over ``target`` (ranks 3 and 6)."""
+    return target + 8 if chess.square_rank(target) == 2 else target - 8
+
+
+class ProgressiveScottish(Progressive):
+    """A check may come with any move of a series and ends it at once (PS1)."""
+
+    name = "progressive-scottish"
+
+
+class ProgressiveItalian(Progressive):
+    """A check only with the last move of a full series (PI1)."""
+
+    name = "progressive-italian"
+    check_before_last = False
+
+
 VARIANTS = {rules.name: rules for rules in (Chess(), DoubleMove(), DoubleMoveAnul(), Marseillais(),
-                                            MarseillaisClassic())}
+                                            MarseillaisClassic(), Monster(), ProgressiveScottish(),
+                                            ProgressiveItalian())}
 
 
 # --- the adapter interface (docs/adapter-guide.md) -----------------------------
@@ -611,6 +1038,12 @@ class PythonChessAdapter:
         if rules is None:
             code = UNSUPPORTED if variant in ALL_VARIANTS else UNKNOWN_VARIANT
             raise EngineError(code, f"variant {variant!r}: this adapter plays {', '.join(VARIANTS)}")
+        if op == "perft":   # a depth over the rules' limit is refused before any other work
+            depth, by_first_step, turns = perft_request(request)
+            limit = rules.depth_limit(turns)
+            if limit is not None and depth > limit:
+                raise EngineError(INVALID_REQUEST, f"perft depth {depth} by {'turns' if turns else 'moves'}: "
+                                                   f"{variant} allows at most {limit}")
         fen = request.get("fen")
         pos = rules.parse_fen(rules.start_fen if fen is None else fen)
         history = []
@@ -631,7 +1064,6 @@ class PythonChessAdapter:
             return {"status": rules.status(pos, history)}
         if op == "fen":
             return {"fen": rules.fen(pos)}
-        depth, by_first_step, turns = perft_request(request)
         if by_first_step:
             table = rules.divide(pos, depth, turns)
             return {"nodes": sum(table.values()), "divide": table}

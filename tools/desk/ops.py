@@ -176,6 +176,7 @@ def position(request: dict) -> dict:
             "line": line, "at": at, "length": len(tokens),
             "coordinates": [rules.move_text(s.pos, s.move) for s in played.steps],
             "turn_actions": list(rules.turn_actions_for(pos.turn)),
+            "numbers_each_turn": rules.pgn_numbers_each_turn,
             "side_actions": {side(c).lower(): list(rules.turn_actions_for(c)) for c in (WHITE, BLACK)},
             "turn": turn_panel(rules, pos, line, at, shown["status"]["over"]),
             "svg": position_svg(rules, pos, arrows, flipped=flip_of(request))}
@@ -197,7 +198,7 @@ def line_turns(rules, played, tokens) -> list:
     out, begin = [], 0
     for turn_start, sans, complete in pgn.turns_of_line(rules, played):
         end = begin + len(sans)
-        out.append({"number": turn_start.fullmove, "side": side(turn_start.turn).lower(),
+        out.append({"number": rules.turn_number(turn_start), "side": side(turn_start.turn).lower(),
                     "san": ",".join(sans) + ("" if complete else ","), "actions": sans,
                     "slots": list(rules.turn_slots(turn_start)),
                     "moves": tokens[begin:end], "complete": complete, "from": begin, "upto": end,
@@ -239,7 +240,7 @@ def turn_panel(rules, pos, line, at: int, over: bool) -> dict:
             slot["why"] = {"rule": reason.rule, "words": reason.words,
                            "title": catalogue().get(reason.rule, {}).get("title", "")}
         slots.append(slot)
-    return {"side": side(pos.turn).lower(), "number": pos.fullmove, "slots": slots}
+    return {"side": side(pos.turn).lower(), "number": rules.turn_number(pos), "slots": slots}
 
 
 def drawn_turn(rules, turn_start, tokens) -> list:

@@ -206,6 +206,12 @@ function renderStatus(view) {
   }
 }
 
+// A turn's number as game records write it: the fullmove number, with "..." for Black, or where
+// the rules number every turn on its own (progressive chess numbers each series, P9) that number.
+function turnLabel(view, turn) {
+  return view.numbers_each_turn || turn.side === "white" ? `${turn.number}.` : `${turn.number}...`;
+}
+
 function renderTurn(view) {
   const box = $("turn");
   box.textContent = "";
@@ -215,7 +221,7 @@ function renderTurn(view) {
     return;
   }
   const moves = turn.san.split(",").filter((m) => m !== "");
-  const label = `${turn.number}${turn.side === "white" ? "." : "..."}`;
+  const label = `${turnLabel(view, turn)}`;
   const halves = moves.map((m, i) => `${ordinal(i + 1)} move ${m}`).join(", ");
   if (view.mid_turn) {
     box.textContent = `${capital(turn.side)}'s turn ${label} is under way: ${halves}; ` +
@@ -233,7 +239,7 @@ function renderPanel(view) {
   const panel = view.turn;
   const over = view.status.over && !view.mid_turn;
   $("turn-title").textContent = over ? `The game is over (${view.status.result})`
-    : `${capital(panel.side)}'s turn ${panel.number}${panel.side === "white" ? "." : "..."}`;
+    : `${capital(panel.side)}'s turn ${turnLabel(view, panel)}`;
   $("slots").hidden = over;
   const unplayed = {played: "before this position", next: "to play now", waiting: "not yet"};
   // an action the rules say will not come this turn, or only on a condition, shows their words
@@ -243,7 +249,7 @@ function renderPanel(view) {
   const last = lastTurn(view);
   $("last-turn").hidden = !last;
   if (!last) return;
-  $("last-title").textContent = `Last turn: ${capital(last.side)} ${last.number}${last.side === "white" ? "." : "..."}`;
+  $("last-title").textContent = `Last turn: ${capital(last.side)} ${turnLabel(view, last)}`;
   // A turn that began before a FEN set between its actions lacks its earlier ones.
   // the rules' slots for that very turn (a turn's length may depend on the colour or grow)
   const names = last.slots || view.side_actions[last.side];
@@ -312,8 +318,9 @@ function renderLine(view) {
     if (turn.from < view.at && view.at <= turn.upto) button.className = "current";
     const number = document.createElement("span");
     number.className = "number";
-    number.textContent = `${turn.number}${turn.side === "white" ? "." : "..."} `;
-    button.append(number, turn.san);
+    number.textContent = `${turnLabel(view, turn)} `;
+    // a series numbered on its own is written with its moves apart (P9: 2. e5 Qh4)
+    button.append(number, view.numbers_each_turn ? turn.san.replace(/,(?=.)/g, " ") : turn.san);
     button.title = turn.moves.join(",");
     button.addEventListener("click", () => show({at: turn.upto}));
     item.appendChild(button);
