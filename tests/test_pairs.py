@@ -203,3 +203,21 @@ def test_cli_witness_refuses_an_unknown_mutant(capsys):
 def test_cli_witness_motifs_are_the_search_motifs():
     from doublecheck import cli
     assert set(cli.WITNESS_MOTIFS) == set(witness.MOTIFS)
+
+
+def test_cli_witness_writes_candidates_that_catch_the_probe(tmp_path, capsys):
+    """A small seeded search finds one witness per colour; the candidate file holds them with
+    the oracle's answer as expected value, each catching the probe and not the oracle."""
+    from doublecheck.cli import main
+    out = tmp_path / "found.json"
+    args = ["witness", "chess/queen-only-promotion", "--budget", "60", "--games", "0", "--out", str(out)]
+    assert main(args) == 0
+    assert "not found within the budget" not in capsys.readouterr().out
+    data = json.loads(out.read_text())
+    assert data["topic"] == witness.CANDIDATE_TOPIC and len(data["cases"]) >= 2
+    probe = CATALOGUE["chess/queen-only-promotion"].rules()
+    for made in data["cases"]:
+        assert witness.killed_by(made, "chess", probe)
+        assert not witness.killed_by(made, "chess", witness.variants.get("chess"))
+    assert main([*args[:-2], "--budget", "1", "--json"]) == 1     # one position: not found within the budget
+    assert json.loads(capsys.readouterr().out)["independent_pair"] is False
