@@ -15,6 +15,8 @@ import pytest
 from doublecheck.casefiles import load_cases, load_rules
 from doublecheck.cli import main
 from doublecheck.lookups import matrix
+from doublecheck.oracle.chess import Chess
+from doublecheck.oracle.position import WHITE
 
 STATUS_GOING_ON = {"over": False, "result": None, "reason": None, "claimable": []}
 STATUS_THREEFOLD = {**STATUS_GOING_ON, "claimable": ["threefold-repetition"]}
@@ -352,18 +354,16 @@ def test_a_mutant_killed_by_one_curated_case_is_thin(tree):
     assert m.thin == []
 
 
-def test_a_known_mirror_only_mutant_is_listed_not_thin_and_the_list_only_shrinks():
-    """A mutant on mirror-only.json killed by one case and its mirror is 'known', not thin; one that
-    has a second independent killer must leave the list (a problem); none killed by nothing hides there."""
-    known = {"chess/a": "why", "chess/b": "why", "chess/c": "why"}
-    found = matrix.thin_mutants({"chess/a": 1, "chess/b": 2, "chess/c": 0, "chess/d": 1}, ["chess"], known)
-    assert [(t["kind"], t["id"]) for t in found] == [("mirror-only", "chess/a"), ("stale-mirror-only", "chess/b"),
-                                                     ("mutant", "chess/c"), ("mutant", "chess/d")]
+def test_a_mutant_killed_by_one_case_and_its_mirror_only_is_thin_whatever_its_name():
+    """No mutant is excused: one killed only by one case and that case's colour mirror (a count
+    of 1) is thin like any other, and one with two independent killers is not."""
+    found = matrix.thin_mutants({"chess/a": 1, "chess/b": 2, "chess/c": 0}, ["chess"])
+    assert [(t["kind"], t["id"], t["cases"]) for t in found] == [("mutant", "chess/a", 1), ("mutant", "chess/c", 0)]
 
 
-def test_the_mirror_only_list_names_catalogued_mutants():
-    from doublecheck.authoring.mutants import CATALOGUE
-    assert set(matrix.mirror_only_known()) <= set(CATALOGUE)
+def test_no_list_of_excused_mutants_is_left_beside_the_catalogue():
+    from importlib import resources
+    assert not resources.files("doublecheck.authoring.mutants").joinpath("mirror-only.json").is_file()
 
 
 def test_kill_counts_merge_a_case_with_its_colour_mirror():
@@ -478,3 +478,64 @@ def test_rule_lookup_shows_why_a_cell_is_empty(capsys):
     assert "Not tested in chess: " in out and "Not tested in double-move:" not in out
     assert main(["rules", "G3"]) == 0
     assert "State components: identity:placement" in capsys.readouterr().out
+
+
+# ------------------------------------------------------------ colours with different parts of the game
+
+class OneSidedChess(Chess):
+    """Test-only rules with Monster's shape on the chess board: White never castles and moves
+    twice a turn, Black castles and moves once.  Nothing else differs from chess."""
+
+    def __init__(self, options=None):
+        super().__init__(options)
+        self.rights_of = {**self.rights_of, WHITE: frozenset()}
+
+    def turn_actions_for(self, color):
+        return ("Move 1", "Move 2") if color == WHITE else ("Move",)
+
+
+LOPSIDED_RULES = [
+    {"id": "G1", "title": "t", "statement": "s", "source": "x", "variants": ["chess"],
+     "components": ["half:second", "fen:castling"]},
+    {"id": "FIDE-3.8.2", "title": "t", "statement": "s", "source": "x", "variants": ["chess"]},
+]
+
+
+def lopsided_cases():
+    """Cases for the parts each colour of OneSidedChess has: White's second move, Black's castling."""
+    return {"chess": [
+        case("chess", "white-second", ["G1"], ["half:second", "colour:white"]),
+        case("chess", "white-second-again", ["G1"], ["half:second", "colour:white"]),
+        case("chess", "black-castling", ["G1", "FIDE-3.8.2"], ["fen:castling", "colour:black"]),
+        case("chess", "black-castling-again", ["G1", "FIDE-3.8.2"], ["fen:castling", "colour:black"])]}
+
+
+def test_the_rules_say_which_colour_lacks_castling_or_a_second_move(tree, monkeypatch):
+    """The matrix asks each colour only for what its rules give it: with rules whose White never
+    castles and whose Black moves once a turn, White's castling side and Black's second-move side
+    are absent (with the rules' reason), and the castling rule needs no White case."""
+    catalogue, cases = tree(LOPSIDED_RULES, lopsided_cases())
+    monkeypatch.setattr(matrix.registry, "get", lambda name, options=None: OneSidedChess())
+    m = matrix.build(catalogue, cases)
+    assert m.gaps == [] and m.problems == [] and m.thin == []
+    assert m.components["half:second"]["chess"] == {"white": 2}
+    assert m.components["fen:castling"]["chess"] == {"black": 2}
+    assert m.absent["fen:castling (white)"] == {"chess": "White has no castling in chess"}
+    assert m.absent["half:second (black)"] == {"chess": "every Black turn in chess is a single move"}
+
+
+def test_symmetric_rules_ask_both_colours_of_the_same_cases(tree):
+    """The same cases against the real chess rules (both colours castle and move once): the
+    colours the one-sided rules excused are gaps again, so the excuse came from the rules."""
+    m = matrix.build(*tree(LOPSIDED_RULES, lopsided_cases()))
+    assert sorted((g["id"], g["side"]) for g in m.gaps if g["kind"] == "component") == [
+        ("fen:castling", "white"), ("half:second", "black")]
+
+
+def test_monster_has_no_false_gap_for_the_colours_it_lacks(real):
+    """Monster's White never castles and its Black moves once a turn: the real matrix shows
+    those sides absent and leaves no gap in Monster's column."""
+    assert [g for g in real.gaps if g["variant"] == "monster"] == []
+    assert "monster" in real.absent["half:second (black)"]
+    assert any("monster" in by for comp, by in real.absent.items()
+               if comp.endswith("(white)") and "castling" in comp)

@@ -144,3 +144,80 @@ def test_the_search_is_deterministic_and_its_witnesses_are_curated_grade():
         made = witness.as_case(m.variant, "double-move/pairs/x", ["D2"], "d", "s", w.request, w.colour)
         assert witness.killed_by(made, m.variant, m.rules())
         assert not witness.killed_by(made, m.variant, witness.variants.get(m.variant))
+
+
+# ------------------------------------------------------------ probes and the commands
+
+def test_each_probe_is_caught_by_a_case_of_its_pair(real):
+    """A pair's probe applies its two rules in the wrong order: at least one case of the pair
+    answers otherwise under it, and the probe is a catalogued mutant of the variant."""
+    catalogue, cases = real
+    by_id = {c.id: c for c in cases}
+    probed = 0
+    for v in variant_order(catalogue):
+        data = pairs.load(v)
+        for entry in (data or {}).get("pairs", []):
+            if "probe" not in entry:
+                continue
+            probed += 1
+            mutant = CATALOGUE[entry["probe"]]
+            assert mutant.variant == v, entry["probe"]
+            caught = [i for i in entry["cases"]
+                      if witness.killed_by({"request": by_id[i].request, "expect": by_id[i].expect}, v,
+                                           mutant.rules())]
+            assert caught, (v, entry["conditions"], entry["probe"])
+    assert probed >= 10
+
+
+def test_a_probe_that_is_no_mutant_of_the_variant_is_a_problem(tmp_path):
+    entry = {"conditions": ["a", "b"], "ruling": "R1", "cases": ["chess/topic/w", "chess/topic/b"],
+             "probe": "double-move/mate-after-first-half"}
+    t = scratch(tmp_path, [entry], [WHITE_CASE, OTHER_CASE])
+    assert t.problems == ["pair a + b: probe double-move/mate-after-first-half is not a catalogued "
+                          "mutant of chess (doublecheck mutants --list)"]
+
+
+def test_cli_pairs_lists_each_pair_with_its_state_and_probe(tmp_path, capsys):
+    from doublecheck.cli import main
+    entry = {"conditions": ["a", "b"], "ruling": "R1", "cases": ["chess/topic/w", "chess/topic/b"],
+             "probe": "chess/dead-position-before-stalemate"}
+    scratch(tmp_path, [entry], [WHITE_CASE, OTHER_CASE])
+    assert main(["rules", "--pairs", "--cases-dir", str(tmp_path / "cases")]) == 0
+    out = capsys.readouterr().out
+    assert "a + b: covered by R1, 2 case(s), 2 independent, black/white" in out
+    assert "probe: chess/dead-position-before-stalemate (doublecheck witness " in out
+    assert main(["rules", "--pairs", "--json", "--cases-dir", str(tmp_path / "cases")]) == 0
+    (table,) = json.loads(capsys.readouterr().out)["pairs"]
+    assert table["pairs"][0]["probe"] == "chess/dead-position-before-stalemate"
+    scratch(tmp_path / "2", [], [WHITE_CASE])
+    assert main(["rules", "--pairs", "--cases-dir", str(tmp_path / "2" / "cases")]) == 1
+    assert "a + b: MISSING" in capsys.readouterr().out
+
+
+def test_cli_witness_refuses_an_unknown_mutant(capsys):
+    from doublecheck.cli import main
+    assert main(["witness", "chess/no-such-mistake"]) == 2
+    assert "unknown-mutant" in capsys.readouterr().err
+
+
+def test_cli_witness_motifs_are_the_search_motifs():
+    from doublecheck import cli
+    assert set(cli.WITNESS_MOTIFS) == set(witness.MOTIFS)
+
+
+def test_cli_witness_writes_candidates_that_catch_the_probe(tmp_path, capsys):
+    """A small seeded search finds one witness per colour; the candidate file holds them with
+    the oracle's answer as expected value, each catching the probe and not the oracle."""
+    from doublecheck.cli import main
+    out = tmp_path / "found.json"
+    args = ["witness", "chess/queen-only-promotion", "--budget", "60", "--games", "0", "--out", str(out)]
+    assert main(args) == 0
+    assert "not found within the budget" not in capsys.readouterr().out
+    data = json.loads(out.read_text())
+    assert data["topic"] == witness.CANDIDATE_TOPIC and len(data["cases"]) >= 2
+    probe = CATALOGUE["chess/queen-only-promotion"].rules()
+    for made in data["cases"]:
+        assert witness.killed_by(made, "chess", probe)
+        assert not witness.killed_by(made, "chess", witness.variants.get("chess"))
+    assert main([*args[:-2], "--budget", "1", "--json"]) == 1     # one position: not found within the budget
+    assert json.loads(capsys.readouterr().out)["independent_pair"] is False

@@ -638,7 +638,11 @@ the king), each covered by at least two cases that are not colour mirrors
 of each other and of both colours, or impossible with the reason; a pair
 without an entry is missing. The exit status is 1 when there is a gap, a
 thin cell or mutant, or a missing or thin pair (doublecheck docs
-case-format, "The coverage matrix" and "The pair table").""",
+case-format, "The coverage matrix" and "The pair table").
+
+--pairs prints only the pair tables, with each pair's probe (the mutant that
+applies its two rules in the wrong order), for 'doublecheck witness PROBE' to
+search new cases with.""",
                        epilog="""\
 examples:
   doublecheck rules
@@ -648,6 +652,7 @@ examples:
   doublecheck rules FIDE-3.8.2 --json
   doublecheck rules --matrix
   doublecheck rules --matrix --variant double-move --json
+  doublecheck rules --pairs --variant chess       each pair of rules that can meet, and its cases
   doublecheck rules --options                  the options an engine may declare (run --option)
   doublecheck rules --options --variant marseillais --json
 """)
@@ -658,6 +663,11 @@ examples:
     p.add_argument("--matrix", action="store_true",
                    help="print the coverage matrix and the pair tables; exit 1 when either has a gap, "
                         "a thin cell or a missing pair")
+    p.add_argument("--pairs", action="store_true",
+                   help="list the pair table of each variant (--variant: of those): every two rules "
+                        "that can hold at one moment, with its state (covered by N cases, impossible "
+                        "and why, thin, missing) and the probe mutant that 'doublecheck witness' "
+                        "searches with; exit 1 when a pair is missing or thin")
     p.add_argument("--options", action="store_true",
                    help="list the declared options instead: each rule option and engine "
                         "capability with its values, default, the variants that take it and "
@@ -668,6 +678,55 @@ examples:
     add_json_option(p)
     add_cases_dir_option(p)
     p.set_defaults(handler=on_demand("doublecheck.lookups.commands", "rules_command"))
+
+
+def add_witness(sub, fmt):
+    p = sub.add_parser("witness", help="search positions where a mutant and the oracle disagree (new cases)",
+                       formatter_class=fmt, description="""\
+Runs the seeded witness search (doublecheck.authoring.witness) for one
+catalogued mutant: small constructed positions (--budget of them), then the
+positions along --games seeded random games, asking at each its status, its
+moves, its turns and every move played, until --want requests of each colour
+are found on which the mutant answers otherwise than the oracle. For the
+variants the python-chess-backed adapter plays, a request it answers
+otherwise than the oracle is dropped (no second opinion, no candidate).
+
+The pair table names, for a pair of rules that can hold at one moment, the
+mutant that applies the two in the wrong order (its probe: doublecheck rules
+--pairs); a search with that probe finds the positions where the order
+matters. The same arguments always give the same witnesses.
+
+--out FILE writes them as a case file of candidates (topic
+witness-candidates), each expecting the oracle's answer. Read each one, say
+in its description what the position shows and in its source the ruling that
+decides it, check it by hand, and only then move it into cases/<variant>/.
+Exit status: 0 when a witness about White and one about Black that are not
+colour mirrors of each other were found, 1 when the budget ran out first
+(not found within the budget), 2 for an unknown mutant or a bad option.
+More in: doublecheck docs mutants.""",
+                       epilog="""\
+examples:
+  doublecheck witness chess/dead-position-before-stalemate
+  doublecheck witness double-move/mate-after-first-half --seed 7 --budget 800
+  doublecheck witness chess/en-passant-rank-only --motif en-passant --out found.json
+""")
+    p.add_argument("mutant", help="a catalogued mutant, <variant>/<slug> (doublecheck mutants --list)")
+    p.add_argument("--seed", type=count, default=1, metavar="S", help="the search's seed (default 1)")
+    p.add_argument("--budget", type=count, default=400, metavar="N",
+                   help="constructed positions to look at (default 400)")
+    p.add_argument("--games", type=count, default=20, metavar="N",
+                   help="seeded random games whose positions are looked at after that (default 20)")
+    p.add_argument("--want", type=positive, default=2, metavar="N",
+                   help="stop once N witnesses of each colour are found (default 2)")
+    p.add_argument("--motif", choices=WITNESS_MOTIFS,
+                   help="build every constructed position around this pattern (en-passant: a pawn "
+                        "that has just stepped two squares, beside an enemy pawn)")
+    p.add_argument("--out", metavar="FILE", help="write the witnesses found as a case file of candidates")
+    add_json_option(p)
+    p.set_defaults(handler=on_demand("doublecheck.authoring.witness", "witness_command"))
+
+
+WITNESS_MOTIFS = ("en-passant",)     # the names of doublecheck.authoring.witness.MOTIFS (a test keeps them equal)
 
 
 def add_mutants(sub, fmt):
@@ -895,7 +954,7 @@ examples:
 
 
 # Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.
-SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate, add_rules,
+SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate, add_rules, add_witness,
                add_mutants, add_desk, add_example, add_new_variant, add_export, add_docs, add_plugins]
 
 

@@ -292,3 +292,72 @@ def as_case(variant: str, case_id: str, rules: list, description: str, source: s
 def killed_by(case: dict, variant: str, probe) -> bool:
     """Does the case catch ``probe`` (its answer differs from the expected one)?"""
     return bool(compare(variant, case["expect"], answer(handler(probe), {**case["request"], "variant": variant})))
+
+
+# ------------------------------------------------------------ the command
+
+CANDIDATE_TOPIC = "witness-candidates"
+
+
+def candidate_file(variant: str, mutant, found: Found, seed: int) -> dict:
+    """A case file of the witnesses found for ``mutant``: each case's expected value is the
+    oracle's answer (agreed by the second opinion where ``checked``).  Their descriptions and
+    sources say only how they were found: an author states the position's point and the ruling
+    that decides it before moving a case into the tree."""
+    cases = []
+    for n, w in enumerate(found.witnesses, 1):
+        opinion = ("; the python-chess-backed adapter gives the same answer" if w.checked else "")
+        cases.append({
+            "id": f"{variant}/{CANDIDATE_TOPIC}/{mutant.name.split('/', 1)[1]}-{n}",
+            "rules": [mutant.rule],
+            "covers": [f"colour:{w.colour}"],
+            "description": f"a {w.origin} position where {mutant.description} answers otherwise "
+                           f"(write what the position shows before keeping it)",
+            "source": f"the oracle's answer under ruling {mutant.rule}, found by the seeded witness "
+                      f"search (seed {seed}){opinion}; check it by hand against the ruling",
+            "request": w.request, "expect": w.oracle})
+    return {"variant": variant, "topic": CANDIDATE_TOPIC, "generated": False,
+            "description": f"Candidate cases for {mutant.name} found by 'doublecheck witness' "
+                           f"(seed {seed}); not part of the shipped tree until each is checked.",
+            "cases": cases}
+
+
+def witness_command(args) -> int:
+    """``doublecheck witness MUTANT``: search, print what was found, optionally write the
+    candidates; exit 0 when one witness per colour was found (one about White and one about
+    Black that are not mirrors of each other), 1 when the budget ran out first."""
+    import json
+    import sys
+    from pathlib import Path
+
+    from doublecheck.authoring.mutants import CATALOGUE
+    from doublecheck.casefiles import DataError
+    from doublecheck.oracle.errors import UNKNOWN_MUTANT
+
+    mutant = CATALOGUE.get(args.mutant)
+    if mutant is None:
+        raise DataError(UNKNOWN_MUTANT, f"unknown mutant {args.mutant!r}; 'doublecheck mutants --list' "
+                                         f"shows the {len(CATALOGUE)} known ones")
+    found = search(mutant.variant, mutant.rules(), args.seed, budget=args.budget, games=args.games,
+                   want=args.want, motif=args.motif)
+    pair = found.independent_pair()
+    if args.json:
+        print(json.dumps({"mutant": mutant.name, "seed": args.seed, "positions": found.positions,
+                          "requests": found.requests, "independent_pair": pair is not None,
+                          "witnesses": [{"colour": w.colour, "origin": w.origin, "checked": w.checked,
+                                         "request": w.request, "oracle": w.oracle, "probe": w.probe}
+                                        for w in found.witnesses]}))
+    else:
+        print(f"{mutant.name}: {len(found.witnesses)} witness(es) in {found.positions} positions, "
+              f"{found.requests} requests (seed {args.seed})")
+        for w in found.witnesses:
+            mark = ", second opinion agrees" if w.checked else ""
+            print(f"  {w.colour} ({w.origin}{mark}): {json.dumps(w.request)}")
+        if pair is None:
+            print("  not found within the budget: no witness about White and one about Black that "
+                  "are not colour mirrors (raise --budget or --games, or try another --seed)")
+    if args.out and found.witnesses:
+        Path(args.out).write_text(json.dumps(candidate_file(mutant.variant, mutant, found, args.seed),
+                                             indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {len(found.witnesses)} candidate case(s) to {args.out}", file=sys.stderr)
+    return 0 if pair is not None else 1

@@ -124,16 +124,21 @@ def rules_command(args) -> int:
     from doublecheck.casefiles import DataError, check_cases_dir, load_cases, load_rules
 
     if getattr(args, "options", False):
-        if args.id is not None or args.matrix:
-            raise UsageError("--options lists every option: not with a rule id or --matrix",
+        if args.id is not None or args.matrix or getattr(args, "pairs", False):
+            raise UsageError("--options lists every option: not with a rule id, --matrix or --pairs",
                              "doublecheck rules")
         return option_list(args)
     cases_dir = check_cases_dir(args.cases_dir)
     catalogue, problems = load_rules(cases_dir)
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
+    if args.matrix and getattr(args, "pairs", False):
+        raise UsageError("--matrix prints the pair tables too: give one of --matrix and --pairs",
+                         "doublecheck rules")
     if args.matrix:
         return _matrix(args, cases_dir, catalogue, problems)
+    if getattr(args, "pairs", False):
+        return _pairs(args, cases_dir, catalogue, problems)
     _known_variants(args.variant, catalogue)
     if args.id is None:
         return _rule_list(args, catalogue)
@@ -290,6 +295,30 @@ def _matrix(args, cases_dir, catalogue, shown) -> int:
         print("\n".join(pairs.as_text(tables)))
     failing = any(t.failing() or t.problems for t in tables)
     return 1 if table.gaps or table.problems or table.thin or failing else 0
+
+
+def _pairs(args, cases_dir, catalogue, shown) -> int:
+    """rules --pairs: the pair tables alone, each pair with its state and its probe; exit 0
+    when every declared pair is covered or impossible, else 1 (a variant without a pair
+    catalogue is listed as having none yet, as in the matrix)."""
+    from doublecheck.casefiles import load_cases
+    from doublecheck.lookups import matrix, pairs
+
+    if args.id is not None:
+        raise UsageError("--pairs lists the pair tables: not with a rule id",
+                         "doublecheck rules")
+    _known_variants(args.variant, catalogue)
+    cases, problems = load_cases(cases_dir)
+    for problem in problems:
+        if problem not in shown:
+            print(f"warning: {problem}", file=sys.stderr)
+    tables = [pairs.build(v, cases, catalogue, cases_dir)
+              for v in (args.variant or matrix.variant_order(catalogue))]
+    if args.json:
+        print(json.dumps({"pairs": [t.as_json() for t in tables]}))
+    else:
+        print("\n".join(pairs.as_text(tables, probes=True)))
+    return 1 if any(t.failing() or t.problems for t in tables) else 0
 
 
 def show_command(args) -> int:

@@ -179,7 +179,6 @@ class Matrix:
     gaps: list[dict] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     thin: list[dict] = field(default_factory=list)     # see thin_rules and thin_mutants
-    mirror_only: list[dict] = field(default_factory=list)   # known mutants killed by one case and its mirror
 
     def as_json(self) -> dict:
         return {"variants": self.variants,
@@ -188,7 +187,7 @@ class Matrix:
                 "components": [{"component": comp, "sides": list(sides_of(comp)), "cases": cells}
                                for comp, cells in self.components.items()],
                 "absent": self.absent, "colours": self.colours, "gaps": self.gaps,
-                "problems": self.problems, "thin": self.thin, "mirror_only": self.mirror_only}
+                "problems": self.problems, "thin": self.thin}
 
 
 def variant_order(catalogue) -> list[str]:
@@ -269,11 +268,7 @@ def build(catalogue: dict, cases, variants=None, kills=None) -> Matrix:
             for side, n in counts.items():
                 if not n:
                     m.gaps.append({"kind": "component", "id": comp, "variant": v, "side": side})
-    mutants = thin_mutants(kills or {}, columns)
-    m.thin = thin_rules(catalogue, cases, m) + [t for t in mutants if t["kind"] == "mutant"]
-    m.mirror_only = [t for t in mutants if t["kind"] == "mirror-only"]
-    m.problems += [f"mutant {t['id']} is killed by {t['cases']} curated cases that are not colour mirrors "
-                   f"of each other: take it off {MIRROR_ONLY}" for t in mutants if t["kind"] == "stale-mirror-only"]
+    m.thin = thin_rules(catalogue, cases, m) + thin_mutants(kills or {}, columns)
     return m
 
 
@@ -316,38 +311,16 @@ def thin_rules(catalogue: dict, cases, m: Matrix) -> list[dict]:
     return out
 
 
-def thin_mutants(kills: dict, variants, known=None) -> list[dict]:
-    """Mutants of the shown variants that fewer than two curated cases kill (a case and its
-    colour mirror counting once).  One on the ``known`` list (``mirror_only_known``), killed
-    by one case and its mirror, is listed as ``mirror-only`` instead: a debt written down,
-    not a new hole; a listed mutant that no longer needs the list is a problem of its own."""
-    known = mirror_only_known() if known is None else known
+def thin_mutants(kills: dict, variants) -> list[dict]:
+    """Mutants of the shown variants that fewer than two curated cases kill, a case and its
+    colour mirror counting once: a mutant caught only by one position seen from both sides
+    rests on one idea, which one edit of that position would lose twice over."""
     out = []
     for name, n in kills.items():
         variant = name.split("/", 1)[0]
-        if variant not in variants:
-            continue
-        if name in known and n >= THIN_BELOW:
-            out.append({"kind": "stale-mirror-only", "id": name, "variant": variant, "cases": n})
-        elif n < THIN_BELOW:
-            kind = "mirror-only" if name in known and n == 1 else "mutant"
-            out.append({"kind": kind, "id": name, "variant": variant, "cases": n})
+        if variant in variants and n < THIN_BELOW:
+            out.append({"kind": "mutant", "id": name, "variant": variant, "cases": n})
     return out
-
-
-MIRROR_ONLY = "mirror-only.json"      # beside the mutant modules
-
-
-def mirror_only_known() -> dict:
-    """mutant name -> why it is still killed only by one case and that case's colour mirror
-    (``doublecheck.authoring.mutants``/mirror-only.json); the list may only shrink."""
-    from importlib import resources
-    import json
-    try:
-        text = resources.files("doublecheck.authoring.mutants").joinpath(MIRROR_ONLY).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    return json.loads(text)["mutants"]
 
 
 def mutant_kills(cases, variants) -> dict[str, int]:
@@ -444,11 +417,8 @@ def as_text(m: Matrix) -> str:
     justified = sum(len(r) for r in m.not_tested.values())
     comp_cells = sum(len(c) for c in m.components.values())
     lines.append(f"{applicable} rule cells ({justified} not tested), {comp_cells} component cells; "
-                 f"{len(m.gaps)} gap(s), {len(m.problems)} problem(s), {len(m.thin)} thin, "
-                 f"{len(m.mirror_only)} known mirror-only")
+                 f"{len(m.gaps)} gap(s), {len(m.problems)} problem(s), {len(m.thin)} thin")
     lines += [f"gap: {gap_text(g)}" for g in m.gaps]
     lines += [f"thin: {thin_text(t)}" for t in m.thin]
-    lines += [f"known: mutant {t['id']} is killed only by one case and its colour mirror "
-              f"(listed in {MIRROR_ONLY} until a second case is written)" for t in m.mirror_only]
     lines += [f"problem: {p}" for p in m.problems]
     return "\n".join(lines)

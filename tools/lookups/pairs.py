@@ -71,11 +71,12 @@ class Row:
     independent: int = 0             # of them, not colour mirrors of each other
     colours: tuple = ()
     why: str = ""                    # the reason (impossible) or what is lacking (thin, missing)
+    probe: str | None = None         # the catalogued mutant applying the two in the wrong order
 
     def as_json(self) -> dict:
         return {"conditions": list(self.conditions), "state": self.state, "ruling": self.ruling,
                 "cases": self.cases, "independent": self.independent, "colours": list(self.colours),
-                "why": self.why}
+                "why": self.why, "probe": self.probe}
 
 
 @dataclass
@@ -135,9 +136,20 @@ def build(variant: str, cases, catalogue: dict, cases_dir=CASES_DIR) -> Table:
             table.rows.append(Row((a, b), "missing", why="no entry: give the ruling and cases, or why "
                                                          "the two cannot hold together"))
             continue
-        table.rows.append(_row((a, b), entry, mine, catalogue, variant, table.problems,
-                               mirror_key, case_colour))
+        row = _row((a, b), entry, mine, catalogue, variant, table.problems, mirror_key, case_colour)
+        row.probe = entry.get("probe")
+        if row.probe is not None and not _is_probe_of(row.probe, variant):
+            table.problems.append(f"pair {' + '.join((a, b))}: probe {row.probe} is not a catalogued "
+                                  f"mutant of {variant} (doublecheck mutants --list)")
+        table.rows.append(row)
     return table
+
+
+def _is_probe_of(name: str, variant: str) -> bool:
+    """Is ``name`` a catalogued mutant of ``variant`` (the probe a pair entry may name)?"""
+    from doublecheck.authoring.mutants import CATALOGUE
+    mutant = CATALOGUE.get(name)
+    return mutant is not None and mutant.variant == variant
 
 
 def _row(pair, entry, mine, catalogue, variant, problems, mirror_key, case_colour) -> Row:
@@ -163,8 +175,9 @@ def _row(pair, entry, mine, catalogue, variant, problems, mirror_key, case_colou
                "; ".join(lacking))
 
 
-def as_text(tables) -> list[str]:
-    """The pair tables as lines, with one count line per variant."""
+def as_text(tables, probes=False) -> list[str]:
+    """The pair tables as lines, with one count line per variant (``probes``: and each pair's
+    probe mutant, for doublecheck witness)."""
     lines = ["pairs: conditions that can hold at one moment, the ruling that decides, and the cases "
              "(independent = not colour mirrors; doublecheck docs case-format, 'The pair table')"]
     for t in tables:
@@ -185,5 +198,7 @@ def as_text(tables) -> list[str]:
                 tail = f"; {r.why}" if r.why else ""
                 lines.append(f"    {what}: {r.state} by {r.ruling}, {r.cases} case(s), {r.independent} "
                              f"independent, {'/'.join(r.colours) or 'no colour'}{tail}")
+            if probes and r.probe:
+                lines.append(f"      probe: {r.probe} (doublecheck witness {r.probe})")
         lines += [f"    problem: {p}" for p in t.problems]
     return lines

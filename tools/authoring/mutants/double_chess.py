@@ -4,10 +4,11 @@ from dataclasses import replace
 
 # The mixins and rules classes this module's entries (<module>.json) name as "bases" or "on"
 # are looked up here by name: imported for them, though no code below uses them.
-from doublecheck.authoring.mutants.common import (CapturedRookMixin, EnPassantPinBlindMixin,
+from doublecheck.authoring.mutants.common import (CapturedRookMixin, EnPassantPinBlindMixin, EnPassantRankOnlyMixin,
                                                   GameEndCastlingUncheckedMixin, GameEndWithoutEnPassantMixin,
                                                   KingPathEndsOnlyMixin, MoverRightsOnlyIdentityMixin,
                                                   RookRightMixin, TargetNotWrittenMixin)
+from doublecheck.oracle.chess import game_over
 from doublecheck.oracle.geometry import Geometry
 from doublecheck.oracle.position import BLACK, WHITE
 from doublecheck.oracle.variants.double_chess import DoubleChess
@@ -127,3 +128,11 @@ class RepetitionKeyCoversFilesAH(DoubleChess):
 
 class WhiteTargetNotWritten(TargetNotWrittenMixin, DoubleChess):
     left_by = WHITE
+
+
+class DeadPositionBeforeStalemate(DoubleChess):
+    # The pair stalemate + dead position (ruling G5.1) asked in the wrong order.
+    def status(self, pos, history=()):
+        if not self.mid_turn(pos) and self.dead_position(pos):
+            return game_over("dead-position")
+        return super().status(pos, history)

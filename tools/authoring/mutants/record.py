@@ -32,7 +32,6 @@ from doublecheck.harness.runner import expected_nodes
 from doublecheck.oracle import api
 
 RECORD = Path(__file__).with_name("curated-kills.json")
-MIRROR_ONLY = "mirror-only.json"      # read by the matrix (doublecheck.lookups.matrix), not by a kill
 THIN_BELOW = 2        # a mutant or rule with fewer curated cases than this is "thin"
 
 
@@ -49,7 +48,7 @@ def _source_files() -> list[Path]:
     oracle = Path(api.__file__).parent
     mutants = Path(__file__).parent
     entries = sorted(p for p in mutants.glob("*.json")
-                     if p != RECORD and p.name != MIRROR_ONLY)     # which classes, and their bases
+                     if p != RECORD)     # which classes, and their bases
     return (sorted(oracle.rglob("*.py")) + sorted(mutants.glob("*.py")) + entries
             + [Path(compare_module.__file__), Path(operations_module.__file__)])
 
