@@ -440,8 +440,9 @@ def castling_words(rules, pos, rule, obstacle) -> Refusal:
         return refusal_for(rules, "castling-path", f"{name[sq]} must be empty for the castling, "
                            f"but holds the {piece_name(board[sq])}")
     found = rules.attackers(board, sq, other(me))
-    # (a variant whose castling_obstacle counts other threats words them in its own hook)
-    by = named(rules, board, found) if found else "no piece in one move"
+    if not found:   # a castling_obstacle counting other threats: its variant's hook words them
+        return Refusal(REFUSED, None)
+    by = named(rules, board, found)
     if what == "in-check":
         return refusal_for(rules, "castling-attack", f"the king is in check from {by}, and "
                            f"castling out of check is not allowed")
@@ -471,7 +472,10 @@ def unsafe(rules, pos, move, asked) -> Refusal:
     after = rules.move_board(pos, move)
     king = "K" if me == WHITE else "k"
     ksq = after.index(king)
-    by = named(rules, after, rules.attackers(after, ksq, other(me)))
+    found = rules.attackers(after, ksq, other(me))
+    if not found:   # the rules' safety test sees a threat no one-move attacker explains:
+        return Refusal(REFUSED, None, level=SAFETY)     # better no reason than a false one
+    by = named(rules, after, found)
     if move.castle is not None:
         return refusal_for(rules, "castling-attack", f"after castling the king on {name[ksq]} "
                            f"would be in check from {by}", level=SAFETY, also=["FIDE-3.9.2"])
