@@ -13,10 +13,12 @@ in coordinates or SAN) are played from it first.  Bad input raises
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
 from doublecheck.oracle import variants
 from doublecheck.oracle.errors import (ILLEGAL_MOVE, INVALID_FEN, INVALID_MOVE_TEXT, INVALID_REQUEST,
                                        RulesError, quote)
+from doublecheck.oracle.explain import Asked, Refusal, refusal
 from doublecheck.oracle.limits import MAX_MOVE_TEXT, MAX_MOVES, check_perft_depth
 from doublecheck.oracle.perft import divide, perft, perft_turns, turn_text
 from doublecheck.oracle.notation import turn_tokens
@@ -109,7 +111,11 @@ class Line:
     ended (``final``), and the repetition history of its turn-boundary positions
     before the last one (``history``).  It grows a move at a time and keeps its
     history as it grows, so each move costs the same however long the line is
-    (a game of 16,000 turns is replayed at the speed of one of 1,000)."""
+    (a game of 16,000 turns is replayed at the speed of one of 1,000).
+
+    ``try_play`` is the one place a move token is stepped: every tool that plays
+    moves (``replay``, ``explain``, PGN replay, the desk, the harness's SAN) goes
+    through it, so a token is read, played and held to the comma rule in one way."""
 
     def __init__(self, rules, start: Position):
         self.rules, self.start, self.final = rules, start, start
@@ -117,11 +123,34 @@ class Line:
         self.history = History()
         self.at_boundary = not rules.mid_turn(start)   # is the next move a turn's first?
 
-    def play(self, token: str) -> Step:
-        """Play one move token at the end of the line (RulesError as ``play_token``)."""
-        step, after = play_token(self.rules, self.final, token)
+    def try_play(self, token: str) -> "Step | Refused":
+        """Play one move token at the end of the line: the step (now on the line), or
+        ``Refused`` (the line unchanged) when the token names no legal move here or
+        its comma says the turn goes on where the move ends it (G8).  The refusal's
+        reason and rule id are the rules' own (``Refused.reason``), worked out only
+        when asked for."""
+        rules, pos = self.rules, self.final
+        try:
+            move = rules.parse_move(pos, token)
+        except RulesError as e:
+            if e.code not in (ILLEGAL_MOVE, INVALID_MOVE_TEXT):
+                raise
+            return Refused(self, token, error=e)
+        after = rules.play(pos, move)
+        ends = not rules.mid_turn(after)   # asked once: in some variants it is a move generation
+        if ends and says_turn_goes_on(token):     # G8: the comma rule, checked here only
+            return Refused(self, token, move=move)
+        step = Step(pos, move, token, ends)
         self.add(step, after)
         return step
+
+    def play(self, token: str) -> Step:
+        """Play one move token at the end of the line; RulesError (worded from the
+        rules' reason, ``Refused.error``) when ``try_play`` refuses it."""
+        tried = self.try_play(token)
+        if isinstance(tried, Refused):
+            raise tried.error()
+        return tried
 
     def add(self, step: Step, after: Position):
         """Append a step already played (``after`` is the position it leads to)."""
@@ -140,27 +169,56 @@ class Line:
         del self.steps[steps:]
         self.history.cut(keys)
 
+    def turn_start(self) -> Position | None:
+        """The position where the turn under way began (None when the line does not show it)."""
+        if self.at_boundary:
+            return self.final
+        for step in reversed(self.steps):
+            if not self.rules.mid_turn(step.pos):
+                return step.pos
+        return None
 
-def comma_contradicted(rules, token: str, after: Position) -> bool:
-    """G8: does ``token`` end with the comma that says the turn goes on, while the
-    move it names ended the turn (``after`` is the position after it)?"""
-    return says_turn_goes_on(token) and not rules.mid_turn(after)
+    def asked(self, token: str) -> Asked:
+        """Where ``token`` is asked at the end of the line, as the explanation hooks read it."""
+        comma = says_turn_goes_on(token)
+        return Asked(index=self.rules.actions_played(self.final),
+                     opens=self.rules.comma_marks_double and comma, comma=comma,
+                     turn_start=self.turn_start(), steps=self.steps)
+
+
+class Refused:
+    """A move token the rules refuse at the end of a line (``Line.try_play``).
+
+    ``reason`` is the rules' ``explain.Refusal``: the concrete detail, the rule id and
+    related ids, the same words ``doublecheck explain`` shows; it is worked out on
+    first reading (a caller that only needs to know the token is refused pays
+    nothing for it; read it before the line moves on, as the hooks see the line's own
+    steps).  ``error()`` is the RulesError ``Line.play`` raises, worded from that
+    reason, so an error message and an explanation never disagree."""
+
+    def __init__(self, line: Line, token: str, error: RulesError | None = None, move=None):
+        self.rules, self.pos, self.token = line.rules, line.final, token
+        self.asked = line.asked(token)
+        self.parse_error, self.move = error, move
+
+    @cached_property
+    def reason(self) -> Refusal:
+        if self.move is not None:          # the move is legal; its comma is not (G8)
+            return self.rules.why_comma(self.pos, self.move)
+        return refusal(self.rules, self.pos, self.token, self.asked, self.parse_error)
+
+    def error(self) -> RulesError:
+        found, base = self.reason, self.parse_error
+        if base is None:
+            return RulesError(found.code, f"{quote(self.token.strip())}: {found.words()}")
+        if found.echoes_error:     # the reader's message already says all there is
+            return base
+        return RulesError(base.code, f"{base.message}: {found.words()}")
 
 
 def says_turn_goes_on(token: str) -> bool:
+    """G8: does the token end with the comma that says another move of the turn follows?"""
     return token.rstrip().endswith(",")
-
-
-def play_token(rules, pos: Position, token: str) -> tuple[Step, Position]:
-    """Play one move token at pos: (the step, the position after it).  RulesError when
-    the token names no legal move or its comma says the turn goes on when it does not."""
-    move = rules.parse_move(pos, token)
-    after = rules.play(pos, move)
-    ends = not rules.mid_turn(after)   # asked once: in some variants it is a move generation
-    if ends and says_turn_goes_on(token):
-        raise RulesError(ILLEGAL_MOVE, f"{quote(token)}: the comma says the turn continues, "
-                                       f"but {token.rstrip(',')} ends the turn here")
-    return Step(pos, move, token, ends), after
 
 
 def replay(rules, fen=None, moves=None, start: Position | None = None) -> Line:

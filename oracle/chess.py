@@ -141,6 +141,9 @@ class Chess:
             self.pawn_step[c] = [g.square(g.file[sq], g.rank[sq] + ahead) for sq in range(g.size)]
             self.pawn_hits[c] = [diagonal_neighbours(g, sq, ahead) for sq in range(g.size)]
             self.pawn_hit_from[c] = [diagonal_neighbours(g, sq, -ahead) for sq in range(g.size)]
+        # The rank a two-square pawn step of each colour passes over (3.7.2): where the
+        # variants whose en passant targets outlive one move look for them (passed_square).
+        self.passed_rank = {c: self.pawn_start_rank[c] + self.forward[c] for c in (WHITE, BLACK)}
         # What attacks along lines, along diagonals, by a knight's leap, as a
         # king and as a pawn, per colour (double-pieces attack like single ones).
         self.hitters = {c: tuple(frozenset(p if c == WHITE else p.lower()
@@ -236,6 +239,29 @@ class Chess:
         if victim is not None and victim[-1] in "Pp" and victim.isupper() != (pos.turn == WHITE):
             return victim_sq
         return None
+
+    def passed_square(self, pos, move):
+        """The square a two-square pawn step passes over (3.7.2), or None for any other move."""
+        g = self.geometry
+        if move.frm is None or pos.board[move.frm][-1] not in "Pp":
+            return None
+        if abs(g.rank[move.to] - g.rank[move.frm]) != 2:
+            return None
+        return g.square(g.file[move.frm], (g.rank[move.to] + g.rank[move.frm]) // 2)
+
+    def live(self, board, target, stepper) -> bool:
+        """Does an en passant target still stand: the square passed over empty, and the pawn
+        of ``stepper`` that stepped over it still just beyond?  Asked by the variants whose
+        targets outlive the move right after the step (Marseillais M4, Monster MO6,
+        progressive chess P3), each at its own moments."""
+        beyond = self.pawn_step[stepper][target]
+        return board[target] is None and board[beyond] == ("P" if stepper == WHITE else "p")
+
+    def own_castlings(self, color: str) -> list:
+        """The castlings of ``color`` alone (``CastleRule``s, in ``castle_rules`` order): what
+        the explanations offer the side to move.  Empty for a colour without castling
+        (White in Monster chess), though the other colour castles."""
+        return [rule for rule in self.castle_rules if rule.color == color]
 
     def castling_moves(self, pos):
         """3.8.2: castling with a rook that still has its right, when no condition stops it."""
@@ -677,6 +703,27 @@ class Chess:
         own king safe (a spent ability, a first move with no second, a null move...).
         In chess every such move is legal, so there is none."""
         return None
+
+    def why_comma(self, pos, move):
+        """G8: why the trailing comma on ``move`` is refused: the move is legal, but it ends
+        the turn, and the comma says another move of the turn follows.  Asked by
+        ``api.Line.try_play``, the one place the comma rule is checked; a variant words
+        why its turn ends there (a brake, the last move of a series)."""
+        return explain.refusal_for(self, "comma", f"the trailing comma says the turn goes on, but "
+                                   f"{self.san(pos, move).rstrip(',')} ends the turn here")
+
+    def why_no_castling(self, pos, rule, obstacle):
+        """The words of a refused castling.  ``rule`` is the castling asked for (a
+        ``CastleRule`` of ``own_castlings(pos.turn)``), ``obstacle`` what
+        ``castling_obstacle`` found: (condition, square), or None when every condition of
+        3.8.2 holds.  When the side to move has no castling of the name asked for,
+        ``rule`` is None and ``obstacle`` is (``explain.NO_SUCH_CASTLING``, the text asked).
+        Return a Refusal, or None to let king safety and the turn machine say why; chess
+        words each condition (``explain.castling_words``) and has nothing to add when none
+        fails."""
+        if obstacle is None:
+            return None
+        return explain.castling_words(self, pos, rule, obstacle)
 
     def why_no_drop(self, pos, text, asked):
         """Why the drop `text` (a ``notation.MoveText``) is refused: chess has no drops."""

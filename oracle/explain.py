@@ -1,9 +1,13 @@
-"""Why the rules refuse a move: the reasons behind ``doublecheck explain``.
+"""Why the rules refuse a move: the reasons behind ``doublecheck explain`` and behind
+every illegal-move error.
 
 Legality always comes from the rules class (``parse_move``, ``legal_moves``,
-``play``); this module only works out the *reason* for a refusal and the id
-of the rule that gives it.  It asks the rules class at every step: its move
-generator (``pseudo_moves``, ``line_blockers``), its conditions
+``play``), stepped by ``api.Line.try_play``; this module only works out the
+*reason* for a refusal and the id of the rule that gives it.  ``try_play``
+hands a refused token here (``refusal``), and both ``doublecheck explain`` and
+the error message of a refused move (``api.Refused.error``) say the Refusal
+found, so each reason is worded once.  It asks the rules class at every step:
+its move generator (``pseudo_moves``, ``line_blockers``), its conditions
 (``castling_obstacle``, ``attackers``, ``king_safe_after``) and the
 explanation hooks documented on ``doublecheck.oracle.chess.Chess`` (the rule
 ids in ``rule_ids`` and the ``why_*`` methods a variant overrides where its
@@ -18,10 +22,14 @@ The reasons, in the order they are looked for:
 - the piece: it does not move that way, its line is blocked, its own piece
   stands on the target, a king is never captured, pawn details (blocked
   steps, double steps, en passant, promotion);
-- castling: which condition fails (``castling_obstacle``);
+- castling: the side's own castlings (``own_castlings``) and which condition
+  fails (``castling_obstacle``), worded by ``why_no_castling``;
 - king safety: the move would leave the own king attacked, and by which
   piece (``attackers``, ``king_safety_rule``);
 - the variant's turn machine (``why_refused``, ``why_no_drop``).
+
+A legal move whose trailing comma says the turn goes on where it ends is
+refused by ``try_play`` itself (G8), in the words of ``why_comma``.
 """
 
 from __future__ import annotations
@@ -66,6 +74,13 @@ class Refusal:
     also: list = field(default_factory=list)  # further rule ids worth reading
     code: str = ILLEGAL_MOVE
     level: int = GEOMETRY
+    echoes_error: bool = False       # the detail is the move reader's own error message
+
+    def words(self) -> str:
+        """``h7 is attacked by the pawn on g6; <gloss> (<rule>)``: how an explanation and an
+        error message both say it."""
+        out = self.detail + (f"; {self.note}" if self.note else "")
+        return out + (f" ({self.rule})" if self.rule else "")
 
 
 class TurnEnd(NamedTuple):
@@ -116,12 +131,12 @@ def refusal(rules, pos, token: str, asked: Asked, error: RulesError) -> Refusal:
             message = ("it " if prefix.endswith(" ") and not prefix.endswith(": ") else "") + \
                 message[len(prefix):]
     if error.code == INVALID_MOVE_TEXT:
-        return refusal_for(rules, "move-text", message, code=error.code, level=TEXT)
+        return refusal_for(rules, "move-text", message, code=error.code, level=TEXT, echoes_error=True)
     if "ambiguous" in message:
-        return refusal_for(rules, "ambiguous", message, level=TEXT)
+        return refusal_for(rules, "ambiguous", message, level=TEXT, echoes_error=True)
     found = why(rules, pos, token, asked)
     if found is None or (found.rule is None and found.detail == REFUSED):
-        return Refusal(message, None, code=error.code, level=VARIANT)
+        return Refusal(message, None, code=error.code, level=VARIANT, echoes_error=True)
     return found
 
 
@@ -163,9 +178,10 @@ def from_square(rules, pos, spec, asked) -> Refusal:
     if piece is None:
         return refusal_for(rules, "move-text", f"no piece on {where}: the square is empty", level=TEXT)
     if piece.isupper() != (me == WHITE):
+        turn = f"still to move: this is {rules.continuing_move}" if rules.mid_turn(pos) else "to move"
         return refusal_for(rules, "move-text", f"no piece of the side to move on {where}: the "
-                           f"{piece_name(piece)} there is {side(other(me))}'s, and {side(me)} is to "
-                           f"move", level=TEXT)
+                           f"{piece_name(piece)} there is {side(other(me))}'s, and {side(me)} is "
+                           f"{turn}", level=TEXT)
     return piece_to(rules, pos, spec.frm, spec.to, spec, asked)
 
 
@@ -229,12 +245,14 @@ def piece_to(rules, pos, frm, to, spec, asked) -> Refusal:
     g, board = rules.geometry, pos.board
     piece = board[frm]
     if piece[-1].upper() == "K" and not piece.startswith("*"):
-        for rule in rules.castle_rules:
-            if rule.color == pos.turn and rule.king_from == frm and rule.king_to == to:
+        for rule in rules.own_castlings(pos.turn):
+            if rule.king_from == frm and rule.king_to == to:
                 if not any(m.frm == frm and m.to == to and m.castle is None
                            for m in rules.pseudo_moves(pos)):
                     return castling(rules, pos, rule, asked)
     found = [m for m in rules.pseudo_moves(pos) if m.frm == frm and m.to == to]
+    if not found and piece in "Kk" and looks_like_castling(rules, pos, frm, to):
+        return rules.why_no_castling(pos, None, (NO_SUCH_CASTLING, g.name[frm] + g.name[to]))
     if not found:
         return cannot_reach(rules, pos, frm, to, asked)
     wanted = [m for m in found if (m.promotion or None) == spec.promotion]
@@ -359,27 +377,53 @@ def double_step_to(rules, steps, sq):
 
 
 # ------------------------------------------------------------------ castling
+#
+# The castlings of the side to move are ``rules.own_castlings(colour)``, never the
+# whole list (in Monster chess only Black castles), and every refused castling is
+# worded by the rules' ``why_no_castling`` hook, whose chess answer is
+# ``castling_words`` below.
 
 def castling_by_name(rules, pos, name, asked) -> Refusal:
-    mine = [c for c in rules.castle_rules if c.color == pos.turn and c.san == name]
+    mine = [c for c in rules.own_castlings(pos.turn) if c.san == name]
     if not mine:
-        known = ", ".join(sorted({c.san for c in rules.castle_rules}, key=len))
-        there = f"(there are: {known})" if known else "(it has no castling at all)"
-        return refusal_for(rules, "castling", f"{rules.name} has no castling written {name} {there}",
-                           level=TEXT)
+        return rules.why_no_castling(pos, None, (NO_SUCH_CASTLING, name))
     return castling(rules, pos, mine[0], asked)
 
 
+def looks_like_castling(rules, pos, frm, to) -> bool:
+    """Does the king move frm -> to as one of the variant's castlings would (of either
+    colour, along its own rank), while the side to move has no castling at all?"""
+    g = rules.geometry
+    return not rules.own_castlings(pos.turn) and g.rank[frm] == g.rank[to] and any(
+        g.file[c.king_from] == g.file[frm] and g.file[c.king_to] == g.file[to]
+        for c in rules.castle_rules)
+
+
 def castling(rules, pos, rule, asked) -> Refusal:
-    """Which condition of castling fails (``castling_obstacle``), in words."""
+    """Why the castling ``rule`` is refused: the rules' words for the condition of 3.8.2
+    that fails (``castling_obstacle``, ``why_no_castling``), else king safety or the
+    turn machine."""
+    found = rules.why_no_castling(pos, rule, rules.castling_obstacle(pos, rule))
+    if found is not None:
+        return found
+    move = Move(rule.king_from, rule.king_to, castle=rule.rook_from)
+    return safe_then_turn(rules, pos, move, asked)
+
+
+# What ``why_no_castling`` is given when the side to move has no castling of the name
+# (or the king move) asked for: (NO_SUCH_CASTLING, the text asked).
+NO_SUCH_CASTLING = "no-such-castling"
+
+
+def castling_words(rules, pos, rule, obstacle) -> Refusal:
+    """The chess wording of a refused castling (the default ``why_no_castling``): which
+    castlings the side to move has, or which condition of ``castling_obstacle`` fails,
+    each citing ``rule_ids`` for its topic."""
     g, board, me = rules.geometry, pos.board, pos.turn
-    name = g.name
-    who = side(me)
-    obstacle = rules.castling_obstacle(pos, rule)
-    if obstacle is None:
-        move = Move(rule.king_from, rule.king_to, castle=rule.rook_from)
-        return safe_then_turn(rules, pos, move, asked)
+    name, who = g.name, side(me)
     what, sq = obstacle
+    if what == NO_SUCH_CASTLING:
+        return no_such_castling(rules, pos, sq)
     k_name, r_name = name[rule.king_from], name[rule.rook_from]
     if what == "king-moved":
         return refusal_for(rules, "castling-rights", f"{who}'s king is not on {k_name}, so it has moved")
@@ -395,12 +439,29 @@ def castling(rules, pos, rule, asked) -> Refusal:
     if what == "destination":
         return refusal_for(rules, "castling-path", f"{name[sq]} must be empty for the castling, "
                            f"but holds the {piece_name(board[sq])}")
-    by = named(rules, board, rules.attackers(board, sq, other(me)))
+    found = rules.attackers(board, sq, other(me))
+    if not found:   # a castling_obstacle counting other threats: its variant's hook words them
+        return Refusal(REFUSED, None)
+    by = named(rules, board, found)
     if what == "in-check":
         return refusal_for(rules, "castling-attack", f"the king is in check from {by}, and "
                            f"castling out of check is not allowed")
     verb = "would land on" if sq == rule.king_to else "would pass over"
     return refusal_for(rules, "castling-attack", f"the king {verb} {name[sq]}, which is attacked by {by}")
+
+
+def no_such_castling(rules, pos, asked_for) -> Refusal:
+    """The side to move has no castling written ``asked_for``: the ones it has, or that it
+    has none while the other side has some."""
+    mine = sorted({c.san for c in rules.own_castlings(pos.turn)}, key=len)
+    if mine:
+        there = f"(there are: {', '.join(mine)})"
+    elif rules.castle_rules:
+        there = f"({side(pos.turn)} has none; only {side(other(pos.turn))} castles)"
+    else:
+        there = "(it has no castling at all)"
+    return refusal_for(rules, "castling", f"{rules.name} has no castling written {asked_for} {there}",
+                       level=TEXT)
 
 
 # --------------------------------------------------------------- king safety
@@ -411,7 +472,10 @@ def unsafe(rules, pos, move, asked) -> Refusal:
     after = rules.move_board(pos, move)
     king = "K" if me == WHITE else "k"
     ksq = after.index(king)
-    by = named(rules, after, rules.attackers(after, ksq, other(me)))
+    found = rules.attackers(after, ksq, other(me))
+    if not found:   # the rules' safety test sees a threat no one-move attacker explains:
+        return Refusal(REFUSED, None, level=SAFETY)     # better no reason than a false one
+    by = named(rules, after, found)
     if move.castle is not None:
         return refusal_for(rules, "castling-attack", f"after castling the king on {name[ksq]} "
                            f"would be in check from {by}", level=SAFETY, also=["FIDE-3.9.2"])

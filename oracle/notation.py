@@ -3,7 +3,8 @@
 Coordinates: from-square, to-square, optional lower-case promotion letter
 (``e7e8q``); castling as the king's from/to (``e1g1``); a drop as
 ``LETTER@square`` (``K@e0``).  A trailing comma marks the first half of a
-Double Move in double-move and is otherwise ignored.
+Double Move in double-move; elsewhere the reader leaves it alone, and the one
+stepping function, ``api.Line.try_play``, holds it to G8 (the turn goes on).
 """
 
 import re

@@ -398,7 +398,7 @@ BAD = [
      "never capture the king"),
     ("no-second-half", "4k1r1/2b5/8/8/p7/8/P7/7K w - - 0 1 WB", ["a2a3,"], "illegal-move", "no legal second half"),
     ("first-half-exposes-king", "4r1k1/8/8/8/8/8/4B3/4K3 w - - 0 1 WB", ["e2d3,"], "illegal-move",
-     "first half of a Double Move it would leave White's own king in check"),
+     "left in check by the rook on e8; every half of a Double Move must be legal on its own"),
     ("comma-between-halves", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 WB", ["e2e4,", "e4e5,"], "illegal-move",
      "between the halves"),
     ("bad-field", "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1 XY", [], "invalid-fen", "field 7"),

@@ -100,7 +100,8 @@ ALKHINE_START = "4k3/8/8/8/1p1p4/8/2P1P3/4K3 w - - 0 2"
 
 @pytest.mark.parametrize("moves, words", [
     (["e8d8,d4e3"], "only after an en passant move one"),
-    (["e8d8,d8e8", "e1d1,d1e1", "d4e3"], "in White's last turn"),
+    # the message is explain's reason, which reads the line played before the move
+    (["e8d8,d8e8", "e1d1,d1e1", "d4e3"], "left the target e3 for the turn right after it only"),
     (["h5h6", "a1b1"], "no move may follow"),
 ])
 def test_refusal_messages_say_why(moves, words):
@@ -139,7 +140,7 @@ EXPLAINED = [
      "still be in check from the bishop on b4; a side in check at the start of its turn must answer"),
     (ROOK, None, {"move": "Ra8+,"}, ["M8", "M3"], "Ra8+ ends the turn (it gives check)"),
     (STUCK, None, {"move": "h6,"}, ["M8", "M5"], "h6 ends the turn (no legal move two"),
-    (ROOK, None, {"turn": "Ra2,Rb2,"}, ["M8"], "the trailing comma says the turn goes on"),
+    (ROOK, None, {"turn": "Ra2,Rb2,"}, ["M8", "M1"], "Rb2 ends the turn (it is move two"),
 ]
 
 

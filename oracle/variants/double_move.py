@@ -19,9 +19,8 @@ import re
 from dataclasses import replace
 from typing import NamedTuple
 
-from doublecheck.oracle import notation
 from doublecheck.oracle.chess import About, Chess
-from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
+from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
 from doublecheck.oracle.explain import VARIANT, Refusal, TurnEnd
 from doublecheck.oracle.fen import validate_standard
 from doublecheck.oracle.position import BLACK, WHITE, Move
@@ -157,62 +156,6 @@ class DoubleMove(Chess):
         """SAN with G8's trailing comma on the first half of a Double Move."""
         return super().san(pos, move) + ("," if move.opens_double else "")
 
-    def parse_move(self, pos, text):
-        """As in chess; a trailing comma asks for the first half of a Double
-        Move.  A refused move gets a message that says why in terms of the
-        Double Move."""
-        try:
-            return super().parse_move(pos, text)
-        except RulesError as e:
-            if e.code != ILLEGAL_MOVE or "ambiguous" in e.message:
-                raise  # unreadable text, or SAN that fits several legal moves
-            raise RulesError(ILLEGAL_MOVE, f"{e.message}: {self.why_illegal(pos, text.strip())}") from None
-
-    def why_illegal(self, pos, raw) -> str:
-        """The Double Move's reason why ``raw`` names no legal move (for the error message)."""
-        who = side_name(pos.turn)
-        opens = raw.endswith(",")
-        half = "second half" if pos.state.mid else "first half" if opens else "move"
-        if pos.state.mid and opens:
-            return (f"{who} is between the halves of its Double Move; "
-                    f"no further Double Move can be opened now")
-        text = notation.read_text(self, raw.rstrip(","))
-        if pos.state.mid and self.target_is_enemy_king(pos, text):
-            return "the second half of a Double Move may never capture the king"
-        if not pos.state.mid and opens and not self.has_ability(pos):
-            return f"{who} has already used its Double Move"
-        if self.only_unsafe_matches(pos, text):
-            where = "" if half == "move" else f"as the {half} of a Double Move "
-            return f"{where}it would leave {who}'s own king in check"
-        if opens:
-            try:
-                move = super().parse_move(pos, raw[:-1])
-            except RulesError:
-                return f"it is not a legal first half for {who}"
-            return f"no legal second half would follow {self.move_text(pos, move)} (D2)"
-        return f"it is not a legal {half} for {who}"
-
-    def target_is_enemy_king(self, pos, text) -> bool:
-        """Does the move text (a ``notation.MoveText``) go to the square of the enemy king?"""
-        king = "k" if pos.turn == WHITE else "K"
-        return text.to is not None and pos.board[text.to] == king
-
-    def only_unsafe_matches(self, pos, text) -> bool:
-        """Does the move text name a move the pieces could make, but only by
-        leaving the mover's king attacked?  (Used for the error message.)"""
-        if text.to is None or text.kind == "drop":
-            return False
-        name = self.geometry.name
-
-        def named(m):
-            if text.kind == "coordinates":
-                return m.frm == text.frm
-            return (pos.board[m.frm].upper() == text.letter
-                    and name[m.frm].startswith(text.from_file) and name[m.frm].endswith(text.from_rank))
-
-        found = [m for m in self.pseudo_moves(pos) if m.to == text.to and m.castle is None and named(m)]
-        return bool(found) and not any(self.king_safe_after(pos, m) for m in found)
-
     # ------------------------------------------------------ explaining refusals
 
     rule_ids = {**Chess.rule_ids, "en-passant": "D4", "en-passant-unended": ("D4", "DM-en-passant")}
@@ -228,17 +171,17 @@ class DoubleMove(Chess):
         return None
 
     def why_refused(self, pos, move, asked):
-        """DM-ability (spent), D2 (no second half would follow), else the error message's reason."""
+        """DM-ability (spent), D2 (no second half would follow)."""
+        if pos.state.mid or not asked.opens:
+            return None
         who = side_name(pos.turn)
-        text = self.move_text(pos, move)
-        if not pos.state.mid and asked.opens:
-            if not self.has_ability(pos):
-                return Refusal(f"{who} has already used its Double Move, so this turn is one "
-                               f"ordinary move", "DM-ability")
-            if not self.completable(pos, move):
-                return Refusal(f"after {text} as a first half {who} would have no legal second "
-                               f"half, so it cannot open a Double Move", "D2")
-        return Refusal(self.why_illegal(pos, text + ("," if asked.opens else "")), None)
+        if not self.has_ability(pos):
+            return Refusal(f"{who} has already used its Double Move, so this turn is one "
+                           f"ordinary move", "DM-ability")
+        if not self.completable(pos, move):
+            return Refusal(f"after {self.move_text(pos, move)} as a first half {who} would have no "
+                           f"legal second half, so it cannot open a Double Move", "D2")
+        return None
 
     def why_no_king_capture(self, pos, to):
         """D3: not even a second half after a checking first half captures the king."""

@@ -14,9 +14,8 @@ where each acts here:
 - A4: FEN field 7, ``-`` at a turn boundary, ``m`` when the second move is owed
 """
 
-from doublecheck.oracle import notation
 from doublecheck.oracle.chess import About, Chess
-from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
+from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
 from doublecheck.oracle.explain import Refusal, TurnEnd
 from doublecheck.oracle.fen import validate_standard
 from doublecheck.oracle.position import WHITE, Position, other
@@ -130,32 +129,11 @@ class DoubleMoveAnul(Chess):
             raise RulesError(INVALID_FEN, f"field 7 is 'm' but {who} has no legal second move, "
                                           f"so the turn would already have ended")
 
-    # ------------------------------------------------------------- move text
-
-    def parse_move(self, pos, text):
-        """As in chess, plus the turn structure: ``e2e4,`` says another move of
-        the same turn follows, which a braking first move or a second move
-        cannot allow."""
-        try:
-            move = notation.parse_move(self, pos, text)
-        except RulesError as e:
-            if e.code == ILLEGAL_MOVE and self.mid_turn(pos):
-                who = side_name(pos.turn)
-                raise RulesError(ILLEGAL_MOVE, f"{e.message}; {who} has played a quiet first move, "
-                                               f"so this must be {who}'s second move") from None
-            raise
-        if text.strip().endswith(","):
-            shown = self.move_text(pos, move)
-            if self.mid_turn(pos):
-                raise RulesError(ILLEGAL_MOVE, f"{text.strip()!r}: a turn has at most two moves; "
-                                               f"{shown} is the second one")
-            if not self.mid_turn(self.play(pos, move)):
-                raise RulesError(ILLEGAL_MOVE, f"{text.strip()!r}: {shown} ends the turn "
-                                               f"({self.why_turn_ends(pos, move)}), so no second "
-                                               f"move may follow it")
-        return move
+    # ------------------------------------------------------------- the brakes
 
     def why_turn_ends(self, pos, move) -> str:
+        """Why move one ``move`` ends the turn, in words: a capture (DA-5), a check (DA-6), or
+        no legal second move after it (DA-no-pass); the explanations and the desk say it."""
         if move.en_passant or (move.castle is None and pos.board[move.to] is not None):
             return "it captures"
         if self.brakes(pos, move):
@@ -170,10 +148,8 @@ class DoubleMoveAnul(Chess):
     unended_move = "was the first move of a two-move turn"
     BRAKE_IDS = {"it captures": "DA-5", "it gives check": "DA-6", "it gives checkmate": "DA-6"}
 
-    def why_refused(self, pos, move, asked):
+    def why_comma(self, pos, move):
         """A1: a move written with a trailing comma must leave room for a second move."""
-        if not asked.comma:
-            return None
         if self.mid_turn(pos):
             return Refusal("this is already the second move of the turn, and a turn has at most "
                            "two moves", "A1")

@@ -21,13 +21,13 @@ ID`` prints one); the ids mark where each acts here:
 """
 
 from doublecheck.oracle import fen as fen_io
-from doublecheck.oracle import explain, notation
+from doublecheck.oracle import explain
 from typing import NamedTuple
 
 from doublecheck.oracle.chess import About, Chess
-from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
+from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
 from doublecheck.oracle.explain import Refusal, TurnEnd
-from doublecheck.oracle.position import BLACK, WHITE, Move, Position, other
+from doublecheck.oracle.position import WHITE, Move, Position, other
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, side_name
 
 NO_TARGETS = frozenset()
@@ -65,11 +65,6 @@ class Marseillais(Chess):
     white_opens_with_one_move = True   # M2: the one setting the two ids differ in
     option_names = Chess.option_names + ("fullmove", "ep-after-move-one", "second-en-passant",
                                          "no-move-two")
-
-    def __init__(self, options=None):
-        # The rank a double-stepping pawn of each colour passes over (M4, M7).
-        self.passed_rank = {c: self.pawn_start_rank[c] + self.forward[c] for c in (WHITE, BLACK)}
-        super().__init__(options)
 
     def use_options(self, options):
         super().use_options(options)
@@ -158,21 +153,6 @@ class Marseillais(Chess):
                         after.fullmove, BOUNDARY)
 
     # ------------------------------------------------------------ en passant
-
-    def passed_square(self, pos, move):
-        """The square a two-square pawn step passes over, or None for any other move."""
-        g = self.geometry
-        if move.frm is None or pos.board[move.frm][-1] not in "Pp":
-            return None
-        if abs(g.rank[move.to] - g.rank[move.frm]) != 2:
-            return None
-        return g.square(g.file[move.frm], (g.rank[move.to] + g.rank[move.frm]) // 2)
-
-    def live(self, board, target, stepper) -> bool:
-        """M4: the square passed over is empty and the pawn of ``stepper`` that made the
-        double step still stands just beyond it."""
-        beyond = self.pawn_step[stepper][target]
-        return board[target] is None and board[beyond] == ("P" if stepper == WHITE else "p")
 
     def open_targets(self, pos):
         """The targets the side to move may take en passant on with its next move: any
@@ -299,26 +279,7 @@ class Marseillais(Chess):
                 raise bad_fen(f"en passant square {g.name[t]} must be empty with the "
                               f"{side_name(stepper)} pawn that passed over it just beyond it")
 
-    # ------------------------------------------------------------- move text
-
-    def parse_move(self, pos, text):
-        """The legal move ``text`` names.  A trailing comma (``e2e4,``) says the turn
-        goes on; it is refused on a move that ends the turn (M8).  A refusal for a
-        reason of the turn structure (M4, M5) says so, in the words ``explain`` uses."""
-        try:
-            move = notation.parse_move(self, pos, text)
-        except RulesError as e:
-            found = explain.why(self, pos, text, explain.Asked()) if e.code == ILLEGAL_MOVE else None
-            if found is None or found.rule not in ("M4", "M5"):
-                raise
-            raise RulesError(ILLEGAL_MOVE, f"{e.message}: {found.detail} ({found.rule})") from None
-        if text.strip().endswith(","):
-            ended = self.turn_end(pos, move)
-            if ended is not None:
-                rule, why = ended
-                raise RulesError(ILLEGAL_MOVE, f"{quote(text.strip())}: {self.move_text(pos, move)} "
-                                               f"ends the turn ({why}, {rule}), so no move may follow it")
-        return move
+    # ------------------------------------------------------------- turn ends
 
     def turn_end(self, pos, move):
         """(rule id, reason) when ``move`` ends the turn, else None."""
@@ -353,14 +314,9 @@ class Marseillais(Chess):
                        f"the game ended there, drawn by stalemate; no move may follow", "M5",
                        also=["M5.1"])
 
-    def why_refused(self, pos, move, asked):
+    def why_comma(self, pos, move):
         """M8: a trailing comma on a move that ends the turn (the reason it ends, cited too)."""
-        if not asked.comma:
-            return None
-        ended = self.turn_end(pos, move)
-        if ended is None:
-            return None
-        rule, why = ended
+        rule, why = self.turn_end(pos, move)
         return Refusal(f"{self.san(pos, move).rstrip(',')} ends the turn ({why}), so the trailing "
                        f"comma, which says another move of this turn follows, is wrong", "M8",
                        also=[rule])

@@ -18,10 +18,10 @@ prints one); the ids mark where each acts here:
 alternative two), read and written by ``parse_ep_field`` and ``format_ep_field``.
 """
 
-from doublecheck.oracle import explain, notation
+from doublecheck.oracle import explain
 from doublecheck.oracle import fen as fen_io
 from doublecheck.oracle.chess import About, Chess, castle_rule
-from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, RulesError, quote
+from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
 from doublecheck.oracle.explain import Refusal
 from doublecheck.oracle.position import BLACK, WHITE, Move, Position, other
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, side_name
@@ -48,8 +48,6 @@ class Monster(Chess):
     option_names = Chess.option_names + ("ep-after-white-move-one",)
 
     def __init__(self, options=None):
-        # The rank a double-stepping pawn of each colour passes over (MO6).
-        self.passed_rank = {c: self.pawn_start_rank[c] + self.forward[c] for c in (WHITE, BLACK)}
         # The squares on a line (rank, file, diagonal) through each square: only a move
         # from one of them can open a slider's line onto a king standing there.
         self.aligned = [frozenset(t for ray in rays.values() for t in ray) for rays in self.geometry.rays]
@@ -204,20 +202,6 @@ class Monster(Chess):
 
     # ------------------------------------------------------------ en passant
 
-    def passed_square(self, pos, move):
-        """The square a two-square pawn step passes over, or None for any other move."""
-        g = self.geometry
-        if move.frm is None or pos.board[move.frm][-1] not in "Pp":
-            return None
-        if abs(g.rank[move.to] - g.rank[move.frm]) != 2:
-            return None
-        return g.square(g.file[move.frm], (g.rank[move.to] + g.rank[move.frm]) // 2)
-
-    def live(self, board, target, stepper) -> bool:
-        """The square passed over is empty and the pawn of ``stepper`` still stands beyond it."""
-        beyond = self.pawn_step[stepper][target]
-        return board[target] is None and board[beyond] == ("P" if stepper == WHITE else "p")
-
     def open_targets(self, pos):
         """MO6: the targets the next move may take on: at a turn boundary, the opponent's;
         between White's moves none (White takes en passant only with move one)."""
@@ -331,24 +315,6 @@ class Monster(Chess):
             raise bad_fen("White's turn starts with one en passant target at most: Black made "
                           "one move (MO6)")
 
-    # ------------------------------------------------------------- move text
-
-    def parse_move(self, pos, text):
-        """The legal move ``text`` names; a trailing comma (``e2e4,``) says the turn goes
-        on, which only White's move one allows (MO2)."""
-        try:
-            move = notation.parse_move(self, pos, text)
-        except RulesError as e:
-            found = explain.why(self, pos, text, explain.Asked()) if e.code == ILLEGAL_MOVE else None
-            if found is None or found.rule not in ("MO2", "MO3", "MO4", "MO6", "MO7"):
-                raise
-            raise RulesError(ILLEGAL_MOVE, f"{e.message}: {found.detail} ({found.rule})") from None
-        if text.strip().endswith(",") and not self.first_of_two(pos):
-            what = "White's move two" if pos.turn == WHITE else "Black's single move"
-            raise RulesError(ILLEGAL_MOVE, f"{quote(text.strip())}: {self.move_text(pos, move)} is "
-                                           f"{what}, which ends the turn, so no move may follow it (MO2)")
-        return move
-
     # ------------------------------------------------------ explaining refusals
 
     rule_ids = {**Chess.rule_ids, "turn": "MO2", "comma": "MO2", "castling": ("FIDE-3.8.2", "MO7"),
@@ -357,38 +323,54 @@ class Monster(Chess):
     unended_move = "was White's move one"
 
     def why_refused(self, pos, move, asked):
-        """MO2/MO3: a move one after which White has no safe move two; MO4/MO7: a Black move
-        that leaves (or castles through) the two-move threat; MO2: a trailing comma."""
-        san = self.san(pos, move).rstrip(",") if pos.turn == WHITE else self.move_text(pos, move)
+        """MO2/MO3: a move one after which White has no safe move two; MO4: a Black move
+        that leaves its king within reach of the two-move threat."""
         if pos.turn == BLACK and self.black_move_threatened(pos, move):
             return self.threat_refusal(pos, move)
         if self.first_of_two(pos) and not self.has_legal_move(self.after_move_one(pos, move)):
-            return Refusal(f"after the move one {san} White has no move two that leaves its king "
-                           f"safe, and White's turn must end with its king safe", "MO3", also=["MO2"])
-        if asked.comma and not self.first_of_two(pos):
-            what = "White's move two" if pos.turn == WHITE else "Black's turn is a single move"
-            return Refusal(f"{san} ends the turn ({what}), so the trailing comma, which says "
-                           f"another move of this turn follows, is wrong", "MO2")
+            return Refusal(f"after the move one {self.san(pos, move).rstrip(',')} White has no move "
+                           f"two that leaves its king safe, and White's turn must end with its king "
+                           f"safe", "MO3", also=["MO2"])
         return None
 
+    def why_comma(self, pos, move):
+        """MO2: only White's move one leaves the turn open for another move."""
+        san = self.san(pos, move).rstrip(",") if pos.turn == WHITE else self.move_text(pos, move)
+        what = "White's move two" if pos.turn == WHITE else "Black's turn is a single move"
+        return Refusal(f"{san} ends the turn ({what}), so the trailing comma, which says another "
+                       f"move of this turn follows, is wrong", "MO2")
+
     def threat_refusal(self, pos, move):
-        """Which two White moves would take the king after Black's ``move`` (MO4), or which
-        square of a castling path is under that threat (MO7)."""
-        g = self.geometry
+        """Which two White moves would take the king after Black's ``move`` (MO4)."""
         board = self.move_board(pos, move)
-        if move.castle is not None and not self.threat(board, NO_TARGETS):
-            rule = self.castle_by_rook[move.castle]
-            for sq in self.king_path(rule)[:-1]:
-                if self.threat(self.king_on(pos.board, move.frm, sq), NO_TARGETS):
-                    where = "stands on" if sq == rule.king_from else "would pass over"
-                    return Refusal(f"the king {where} {g.name[sq]}, which White's two coming moves "
-                                   f"could reach; Black never castles out of or across such a check",
-                                   "MO7", also=["MO4"])
         line = self.capture_line(board, self.passed_square(pos, move))
         return Refusal(f"after {self.move_text(pos, move)} White could take the black king with its "
                        f"two moves ({line})", "MO4",
                        note="Black may not leave its king within reach of White's next turn",
                        also=["MO4.1"])
+
+    def why_no_castling(self, pos, rule, obstacle):
+        """MO7: White has no castling at all; Black castles as in chess, but never out of or
+        across a check of MO4 (a square White's two coming moves could reach)."""
+        if rule is None and pos.turn == WHITE:
+            return Refusal("White has no castling in Monster chess; only Black castles", "MO7")
+        if obstacle is None:
+            return self.threatened_path(pos, rule)
+        return super().why_no_castling(pos, rule, obstacle)
+
+    def threatened_path(self, pos, rule):
+        """MO7: the square of the castling king's path (its own square included, not the one
+        it lands on: that is MO4's) within reach of White's two coming moves; None if none."""
+        move = Move(rule.king_from, rule.king_to, castle=rule.rook_from)
+        if self.threat(self.move_board(pos, move), NO_TARGETS):
+            return None        # the king would land in reach: MO4, said by why_refused
+        for sq in self.king_path(rule)[:-1]:
+            if self.threat(self.king_on(pos.board, move.frm, sq), NO_TARGETS):
+                where = "stands on" if sq == rule.king_from else "would pass over"
+                return Refusal(f"the king {where} {self.geometry.name[sq]}, which White's two coming "
+                               f"moves could reach; Black never castles out of or across such a "
+                               f"check", "MO7", also=["MO4"])
+        return None
 
     def capture_line(self, board, passed):
         """The White moves that would take the black king on ``board``, in coordinates."""

@@ -24,10 +24,10 @@ ID`` prints one); the ids mark where each acts here:
 
 from typing import NamedTuple
 
-from doublecheck.oracle import explain, notation
+from doublecheck.oracle import explain
 from doublecheck.oracle import fen as fen_io
 from doublecheck.oracle.chess import About, Chess, game_over, not_over
-from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_FEN, INVALID_REQUEST, RulesError, quote
+from doublecheck.oracle.errors import INVALID_FEN, INVALID_REQUEST, RulesError, quote
 from doublecheck.oracle.explain import Refusal, TurnEnd
 from doublecheck.oracle.limits import MAX_FEN_NUMBER_DIGITS
 from doublecheck.oracle.position import BLACK, WHITE, Move, Position, other
@@ -82,11 +82,6 @@ class Progressive(Chess):
     extra_fields = ("series length", "moves played", "quiet series")
     early_check_allowed = True   # PS1 (True) or PI1 (False): the one setting the forms differ in
     en_passant_allowed = True    # P3; False is the reading of a source that has no en passant
-
-    def __init__(self, options=None):
-        # The rank a double-stepping pawn of each colour passes over (P3).
-        self.passed_rank = {c: self.pawn_start_rank[c] + self.forward[c] for c in (WHITE, BLACK)}
-        super().__init__(options)
 
     def use_options(self, options):
         super().use_options(options)
@@ -174,15 +169,6 @@ class Progressive(Chess):
 
     # ------------------------------------------------------------ en passant
 
-    def passed_square(self, pos, move):
-        """The square a two-square pawn step passes over, or None for any other move."""
-        g = self.geometry
-        if move.frm is None or pos.board[move.frm][-1] not in "Pp":
-            return None
-        if abs(g.rank[move.to] - g.rank[move.frm]) != 2:
-            return None
-        return g.square(g.file[move.frm], (g.rank[move.to] + g.rank[move.frm]) // 2)
-
     def pending_targets(self, pos, move):
         """P3: the mover's own double steps of this series whose pawn has not moved since,
         with this move's double step added (the opponent's targets expire after move 1)."""
@@ -193,11 +179,6 @@ class Progressive(Chess):
         if passed is not None:
             kept.add(passed)
         return frozenset(kept)
-
-    def live(self, board, target, stepper) -> bool:
-        """P3: the square passed over is empty and the pawn that stepped stands beyond it."""
-        beyond = self.pawn_step[stepper][target]
-        return board[target] is None and board[beyond] == ("P" if stepper == WHITE else "p")
 
     def pawn_moves(self, pos, sq, piece, moves):
         """FIDE pawn moves (``pos.ep`` is a set here, so the core adds no en passant), and
@@ -340,26 +321,7 @@ class Progressive(Chess):
                    f"{QUIET_SERIES_CLAIM}, drawn at {QUIET_SERIES_AUTO}, P5).")
         return out
 
-    # ------------------------------------------------------------- move text
-
-    def parse_move(self, pos, text):
-        """The legal move ``text`` names.  A trailing comma says the series goes on, and is
-        refused on a move that ends it (P7); a move the series' place forbids says why."""
-        try:
-            move = notation.parse_move(self, pos, text)
-        except RulesError as e:
-            found = explain.why(self, pos, text, explain.Asked()) if e.code == ILLEGAL_MOVE else None
-            if found is None or found.rule not in ("PI1", "P3", "P4"):
-                raise
-            raise RulesError(ILLEGAL_MOVE, f"{e.message}: {found.detail} ({found.rule})") from None
-        if text.strip().endswith(","):
-            ended = self.series_end(pos, move)
-            if ended is not None:
-                rule, why = ended
-                raise RulesError(ILLEGAL_MOVE, f"{quote(text.strip())}: {self.move_text(pos, move)} "
-                                               f"ends the series ({why}, {rule}), so no move of it "
-                                               f"may follow (P7)")
-        return move
+    # ------------------------------------------------------------- series ends
 
     def series_end(self, pos, move):
         """(rule id, reason) when ``move`` ends its series, else None."""
@@ -391,18 +353,17 @@ class Progressive(Chess):
         return None
 
     def why_refused(self, pos, move, asked):
-        """PI1: a check before the series' last move; P7: a comma on a series' last move."""
+        """PI1: a check before the series' last move."""
         st = pos.state
         if self.placed_wrongly(pos, move):
             return Refusal(f"{self.san(pos, move).rstrip(',+#')} would give check with move "
                            f"{st.played + 1} of a series of {st.length}: a check before the last "
                            f"move of the series is illegal", "PI1", also=["PI2"])
-        if not asked.comma:
-            return None
-        ended = self.series_end(pos, move)
-        if ended is None:
-            return None
-        rule, why = ended
+        return None
+
+    def why_comma(self, pos, move):
+        """P7: a trailing comma on a move that ends its series (the reason it ends, cited too)."""
+        rule, why = self.series_end(pos, move)
         return Refusal(f"{self.san(pos, move).rstrip(',')} ends the series ({why}), so the trailing "
                        f"comma, which says another move of this series follows, is wrong", "P7",
                        also=[rule])

@@ -328,13 +328,18 @@ class SanNamer:
             self.rules = self.pos = None
 
     def _play(self, pos, token: str):
-        """(SAN of a move or turn token at ``pos``, the position after it); RulesError if illegal.
+        """(SAN of a move or turn token at ``pos``, the position after it), stepped by the
+        oracle's ``Line.try_play``; None when the oracle refuses it (no reason is worked
+        out: a name needs none).  RulesError for text that is no move at all.
 
         A turn's halves are joined by commas; a lone opening half keeps its
         trailing comma (double-move), as its coordinates do.
         """
         from doublecheck.oracle import api
-        line = api.replay(self.rules, moves=[token], start=pos)
+        line = api.Line(self.rules, pos)
+        for half in api.split_tokens([token]):
+            if isinstance(line.try_play(half), api.Refused):
+                return None
         names = [self.rules.san(s.pos, s.move) for s in line.steps]
         return ",".join([n.rstrip(",") for n in names[:-1]] + names[-1:]), line.final
 
@@ -343,11 +348,12 @@ class SanNamer:
         if self.pos is None:
             return "SAN unknown: the oracle rejects this position"
         try:
-            return self._play(self.pos, token)[0]
+            played = self._play(self.pos, token)
         except RulesError:
             return "not legal here"
         except Exception as e:  # never let a naming problem hide the diff
             return f"SAN unknown: {type(e).__name__}"
+        return played[0] if played is not None else "not legal here"
 
     def names(self, tokens) -> dict:
         """{token: SAN} for each token."""
@@ -358,9 +364,12 @@ class SanNamer:
         pos, names = self.pos, []
         for token in tokens:
             try:
-                name, pos = self._play(pos, token)
+                played = self._play(pos, token)
             except Exception:
+                played = None
+            if played is None:
                 names.append("?")
                 break
+            name, pos = played
             names.append(name)
         return " ".join(names)

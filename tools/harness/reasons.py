@@ -100,11 +100,12 @@ class Asker:
         try:
             halves = []
             for half in api.split_tokens([token]):
-                pos = self.line.final
-                step = self.line.play(half)
-                halves.append((pos, step.move))
+                step = self.line.try_play(half)
+                if isinstance(step, api.Refused):
+                    return None   # the case expects a move the oracle refuses: the case is in doubt, not said here
+                halves.append((step.pos, step.move))
         except RulesError:
-            return None   # the case expects a move the oracle refuses: the case is in doubt, not said here
+            return None   # text that is no move at all
         finally:
             self.line.cut(mark)
         kinds = [(self.kind(pos, move), i, pos, move) for i, (pos, move) in enumerate(halves)]

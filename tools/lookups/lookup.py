@@ -1,7 +1,7 @@
 """Rules lookups for people: show a position, explain a move or a turn, list turns grouped.
 
 ``explain`` answers "is this legal here, and if not, why?".  Legality comes
-from the oracle (``parse_move``, ``play``, ``mid_turn``), and so do the
+from the oracle (``api.Line.try_play``, its one stepping function), and so do the
 reasons: ``doublecheck.oracle.explain`` and the explanation hooks of the
 rules class (documented on ``doublecheck.oracle.chess.Chess``) say which rule
 refuses a move and why, which brake ended a turn, what a turn still owes, and
@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from doublecheck.harness.operations import status_sentence
 from doublecheck.oracle import api, variants
-from doublecheck.oracle.api import Step
 from doublecheck.oracle.errors import INVALID_MOVE_TEXT, INVALID_REQUEST, RulesError
-from doublecheck.oracle.explain import Asked, Refusal, refusal, side
+from doublecheck.oracle.explain import Refusal, side
 from doublecheck.oracle.notation import turn_moves
 
 UNICODE = {"K": "♔", "Q": "♕", "R": "♖", "B": "♗", "N": "♘", "P": "♙",
@@ -35,11 +34,9 @@ def play_line(rules, fen, moves):
 
 
 def reason_text(found: Refusal, label: str) -> str:
-    """``Kxh7: h7 is attacked by the pawn on g6; <gloss> (<rule>)``."""
-    out = f"{label}: {found.detail}"
-    if found.note:
-        out += f"; {found.note}"
-    return out + (f" ({found.rule})" if found.rule else "")
+    """``Kxh7: h7 is attacked by the pawn on g6; <gloss> (<rule>)``: the refusal's own
+    words (``Refusal.words``, as an error message says them) after the move's label."""
+    return f"{label}: {found.words()}"
 
 
 # ----------------------------------------------------------------- explain
@@ -83,10 +80,6 @@ def explain_at(rules, line, move=None, turn=None, cases_dir=None) -> dict:
     if finding is None and not single and rules.mid_turn(cur):
         finding = rules.why_incomplete(cur, entries[-1]["san"] if entries else "the first move")
         label = "incomplete turn"
-    elif finding is None and open_end:
-        finding = comma_refusal(rules, entries[-1]["san"])
-        label = entries[-1]["text"]
-        entries[-1]["legal"] = False
     entries += [{"text": half, "legal": None} for half in halves[len(entries):]]  # never reached
     out["moves"] = entries
     if finding is not None:
@@ -110,43 +103,27 @@ def explain_at(rules, line, move=None, turn=None, cases_dir=None) -> dict:
 
 
 def walk(rules, line, halves, single, open_end):
-    """Play the moves asked about onto ``line`` until one is refused: (entries, refusal or
-    None, the label of the refused move).  The hooks see the line as played so far
-    (``Asked.steps`` is the line's own list of steps, not a copy: read it, keep nothing)."""
-    entries, prev = [], None
-    pos = line.final
-    turn_start = pos if not rules.mid_turn(pos) else turn_start_of(rules, line.steps)
+    """Play the moves asked about onto ``line`` with ``Line.try_play`` (the oracle's one
+    stepping function) until one is refused: (entries, the rules' refusal or None, the
+    label of the refused move).  A move after the one that ended the turn is refused by
+    ``why_turn_over``; a turn written with a trailing comma gives its last move the
+    comma, which ``try_play`` holds to the comma rule (G8) as it does a single move's."""
+    entries, last = [], None
     for i, half in enumerate(halves):
-        cur = line.final
-        if not single and i > 0 and not rules.mid_turn(cur):
+        if not single and i > 0 and line.at_boundary:
             entries.append({"text": half, "legal": False})
-            return entries, rules.why_turn_over(*prev, i), half
-        token = half
-        if not single and rules.comma_marks_double and (i < len(halves) - 1 or open_end):
-            token = half + ","
-        asked = Asked(index=i, opens=rules.comma_marks_double and token.endswith(","),
-                      comma=token.strip().endswith(","), turn_start=turn_start, steps=line.steps)
-        try:
-            mv = rules.parse_move(cur, token)
-        except RulesError as e:
+            return entries, rules.why_turn_over(last.pos, last.move, i), half
+        final = i == len(halves) - 1
+        comma = not single and (open_end if final else rules.comma_marks_double)
+        tried = line.try_play(half + ("," if comma else ""))
+        if isinstance(tried, api.Refused):
             entries.append({"text": half, "legal": False})
-            return entries, refusal(rules, cur, token, asked, e), half
-        after = rules.play(cur, mv)
-        if single and api.comma_contradicted(rules, token, after):
-            entries.append({"text": half, "legal": False})
-            return entries, comma_refusal(rules, rules.san(cur, mv)), half
-        ends = not rules.mid_turn(after)
-        entries.append({"text": half, "legal": True, "move": rules.move_text(cur, mv),
-                        "san": rules.san(cur, mv).rstrip(","), "ends_turn": ends})
-        line.add(Step(cur, mv, token, ends), after)
-        prev = (cur, mv)
+            return entries, tried.reason, half
+        pos, move = tried.pos, tried.move
+        entries.append({"text": half, "legal": True, "move": rules.move_text(pos, move),
+                        "san": rules.san(pos, move).rstrip(","), "ends_turn": tried.ends_turn})
+        last = tried
     return entries, None, None
-
-
-def comma_refusal(rules, san) -> Refusal:
-    """G8: a trailing comma on a move that ends the turn."""
-    rule = rules.rule_ids["comma"]
-    return Refusal(f"the trailing comma says the turn goes on, but {san} ends the turn here", rule)
 
 
 def unique(items):
@@ -155,14 +132,6 @@ def unique(items):
         if x and x not in seen:
             seen.append(x)
     return seen
-
-
-def turn_start_of(rules, steps):
-    """The position where the turn under way began (None when the line does not show it)."""
-    for s in reversed(steps):
-        if not rules.mid_turn(s.pos):
-            return s.pos
-    return None
 
 
 _TITLES = None

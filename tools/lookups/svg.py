@@ -70,16 +70,14 @@ def turn_arrows(rules, pos, text: str, colours=TURN_COLOURS):
     it can be read neither way.
     """
     parts, _ = turn_moves(text)
-    arrows = []
+    arrows, line = [], api.Line(rules, pos)
     try:
-        p = pos
         for i, part in enumerate(parts):
             token = part + ("," if rules.comma_marks_double and i < len(parts) - 1 else "")
-            move = rules.parse_move(p, token)
+            move = line.play(token).move
             frm = rules.geometry.name[move.frm] if move.frm is not None else None
             label = str(i + 1) if len(parts) > 1 else None
             arrows.append(Arrow(frm, rules.geometry.name[move.to], colours[i % len(colours)], label))
-            p = rules.play(p, move)
         return arrows
     except RulesError as e:
         raw = raw_arrows(rules, ",".join(parts), colours[0], numbered=True)
