@@ -1,9 +1,12 @@
 """The ``doublecheck`` command line: every subcommand's parser, the shared options, one way to fail.
 
 Each subcommand is an ``add_*`` function below that builds its parser and
-names its handler; the handlers live with their job (``harness``,
-``lookups``, ``authoring``) and either return the exit status or raise an
-error with a stable code (``RulesError``, ``PgnError``, ``DataError``,
+sets its handler, a named function beside it (``add_run`` sets ``run_handler``;
+``main`` calls ``args.handler``).  Every handler has one shape: it imports the
+module of its job (``harness``, ``lookups``, ``authoring``, ...) in its own body,
+so that building the parser, and so ``doublecheck --help``, loads none of them
+(benchmarks/startup_bench.py), then calls it.  The jobs either return the exit
+status or raise an error with a stable code (``RulesError``, ``PgnError``, ``DataError``,
 ``HelloError``), which ``main`` prints as one line, ``error: <code>:
 <message>``, on stderr (with ``--json`` also ``{"error": {...}}`` on stdout)
 and turns into exit status 2.  A usage error (an unknown option, a bad
@@ -478,21 +481,12 @@ examples:
                         "budget-exceeded (default: %(default)g, two hours; 0: no limit)")
     add_option_option(p, "play under this rule option (the oracle) and declare it, or a "
                          "capability, in the hello answer")
-    p.set_defaults(handler=lambda args: _serve(args))
+    p.set_defaults(handler=serve_handler)
 
 
-def _serve(args) -> int:
+def serve_handler(args) -> int:
     from doublecheck.harness.serve import serve_command
     return serve_command(args.adapter, args.budget, declared_options(args))
-
-
-def on_demand(module: str, name: str):
-    """A handler that imports its module only when its command runs (building the
-    parser then imports none of them)."""
-    def handler(args):
-        import importlib
-        return getattr(importlib.import_module(module), name)(args)
-    return handler
 
 
 def add_lookups(sub, fmt):
@@ -510,14 +504,19 @@ def add_lookups(sub, fmt):
             p.add_argument("--pgn", metavar="FILE",
                            help="also write the line as PGN to FILE ('-': print only the PGN)")
         add_json_option(p)
-        p.set_defaults(handler=on_demand("doublecheck.lookups.commands", "lookup_command"))
+        p.set_defaults(handler=lookup_handler)
+
+
+def lookup_handler(args) -> int:
+    from doublecheck.lookups.commands import lookup_command
+    return lookup_command(args)
 
 
 def add_people_lookups(sub, fmt):
     """show, explain, replay, svg: the lookups written for people."""
-    for name, (summary, description, epilog) in (
-            ("show", SHOW_HELP), ("explain", EXPLAIN_HELP), ("replay", REPLAY_HELP), ("svg", SVG_HELP)):
-        handler = on_demand("doublecheck.lookups.commands", f"{name}_command")
+    for name, (summary, description, epilog), handler in (
+            ("show", SHOW_HELP, show_handler), ("explain", EXPLAIN_HELP, explain_handler),
+            ("replay", REPLAY_HELP, replay_handler), ("svg", SVG_HELP, svg_handler)):
         p = sub.add_parser(name, help=summary, description=description, epilog=epilog,
                            formatter_class=fmt)
         if name == "replay":
@@ -541,6 +540,26 @@ def add_people_lookups(sub, fmt):
                 what.add_argument("--turn", metavar="T",
                                   help="a whole turn, moves joined by commas: Kxh7,Kh8")
         p.set_defaults(handler=handler)
+
+
+def show_handler(args) -> int:
+    from doublecheck.lookups.commands import show_command
+    return show_command(args)
+
+
+def explain_handler(args) -> int:
+    from doublecheck.lookups.commands import explain_command
+    return explain_command(args)
+
+
+def replay_handler(args) -> int:
+    from doublecheck.lookups.commands import replay_command
+    return replay_command(args)
+
+
+def svg_handler(args) -> int:
+    from doublecheck.lookups.commands import svg_command
+    return svg_command(args)
 
 
 def add_generate(sub, fmt):
@@ -589,13 +608,13 @@ examples:
     own.add_argument("--fen", help="start the games and the perft here (default: the start position)")
     add_cases_dir_option(p)
     add_quiet_option(p)
-    p.set_defaults(handler=lambda args: _generate(args))
+    p.set_defaults(handler=generate_handler)
 
 
 OWN_OPTIONS = ("seed", "count", "depth", "fen")
 
 
-def _generate(args) -> int:
+def generate_handler(args) -> int:
     from doublecheck.authoring.generate import generate_command, generate_own
     from doublecheck.authoring.own import OwnOptions
 
@@ -668,7 +687,12 @@ examples:
                         "(may be repeated)")
     add_json_option(p)
     add_cases_dir_option(p)
-    p.set_defaults(handler=on_demand("doublecheck.lookups.commands", "rules_command"))
+    p.set_defaults(handler=rules_handler)
+
+
+def rules_handler(args) -> int:
+    from doublecheck.lookups.commands import rules_command
+    return rules_command(args)
 
 
 def add_mutants(sub, fmt):
@@ -696,10 +720,10 @@ examples:
     add_json_option(p, "print the results as JSON")
     add_cases_dir_option(p, "the case tree to run")
     add_quiet_option(p)
-    p.set_defaults(handler=lambda args: _mutants(args))
+    p.set_defaults(handler=mutants_handler)
 
 
-def _mutants(args) -> int:
+def mutants_handler(args) -> int:
     from doublecheck.authoring.mutants.kill import mutants_command
     return mutants_command(args)
 
@@ -739,10 +763,10 @@ examples:
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
     p.add_argument("--verbose", action="store_true", help="log every request on stderr")
     add_option_option(p, "open the page with this rule option chosen under House rules")
-    p.set_defaults(handler=lambda args: _desk(args))
+    p.set_defaults(handler=desk_handler)
 
 
-def _desk(args) -> int:
+def desk_handler(args) -> int:
     from doublecheck.desk.server import desk_command
     args.declared = declared_options(args)   # refused before the server starts when unknown
     return desk_command(args)
@@ -773,7 +797,12 @@ examples:
     p.add_argument("dir", nargs="?", metavar="DIR", help="the folder to write it to")
     p.add_argument("--list", action="store_true", help="list the templates")
     p.add_argument("--force", action="store_true", help="replace files DIR already has")
-    p.set_defaults(handler=on_demand("doublecheck.templates", "example_command"))
+    p.set_defaults(handler=example_handler)
+
+
+def example_handler(args) -> int:
+    from doublecheck.templates import example_command
+    return example_command(args)
 
 
 def add_export(sub, fmt):
@@ -800,7 +829,12 @@ examples:
     p.add_argument("--path", action="store_true", help="print where the case tree and schemas are")
     p.add_argument("--force", action="store_true", help="write into a folder that is not empty")
     add_cases_dir_option(p, "case tree to export")
-    p.set_defaults(handler=on_demand("doublecheck.vectors", "export_command"))
+    p.set_defaults(handler=export_handler)
+
+
+def export_handler(args) -> int:
+    from doublecheck.vectors import export_command
+    return export_command(args)
 
 
 def add_docs(sub, fmt):
@@ -823,10 +857,10 @@ examples:
     p.add_argument("topic", nargs="?", help="a page's name, as listed (protocol, harness, perft, ...)")
     p.add_argument("--path", action="store_true", help="print the file's path, not its text")
     p.add_argument("--schema", metavar="NAME", help=f"print a JSON Schema: {', '.join(schemas())}")
-    p.set_defaults(handler=lambda args: _docs(args))
+    p.set_defaults(handler=docs_handler)
 
 
-def _docs(args) -> int:
+def docs_handler(args) -> int:
     from doublecheck.manual import docs_command
     return docs_command(args)
 
@@ -847,7 +881,12 @@ examples:
 """)
     add_json_option(p)
     add_cases_dir_option(p)
-    p.set_defaults(handler=on_demand("doublecheck.plugins", "plugins_command"))
+    p.set_defaults(handler=plugins_handler)
+
+
+def plugins_handler(args) -> int:
+    from doublecheck.plugins import plugins_command
+    return plugins_command(args)
 
 
 # Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.
