@@ -1,4 +1,4 @@
-"""Hostile input, round two, on the harness side (issues 26 and 31): the nesting pre-check,
+"""Hostile input on the harness side: the nesting pre-check,
 bounded reads of user files, report files that never replace what they point at, time
 limits that cannot leak, engines that cannot flood or spoof the reports, answers tied to
 their requests, strict JSON out.
