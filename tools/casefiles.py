@@ -601,6 +601,12 @@ def select_tier(cases, deep: bool = False, max_nodes: int | None = None) -> list
     return [c for c in cases if deep or c.tier != "deep"]
 
 
+def expected_nodes(case) -> int:
+    """The perft nodes a case expects (0 for other operations): what answering it costs.
+    The runner orders and times cases by it, and the deep split picks the cases it splits."""
+    return case.expect.get("nodes", sum(case.expect.get("divide", {}).values()))
+
+
 def _show(path: Path, cases_dir: Path) -> str:
     """The path as the user knows it: relative to the directory holding the case tree."""
     try:
