@@ -87,8 +87,8 @@ def test_applicable_keeps_the_non_default_rule_options_the_variant_takes():
     declared = {"draws": "automatic", "fullmove": "per-move", "no-move-two": "stalemate", "san": "no",
                 "fen-validation": "lenient"}
     assert options.applicable(variants.get("chess"), declared) == {"draws": "automatic"}
-    assert options.applicable(variants.get("double-move-anul"), declared) == {"draws": "automatic", "fullmove": "per-move"}
-    assert options.applicable(variants.get("marseillais"), declared) == {"draws": "automatic", "fullmove": "per-move"}
+    for variant in ("double-move-anul", "marseillais"):
+        assert options.applicable(variants.get(variant), declared) == {"draws": "automatic", "fullmove": "per-move"}
     assert options.applicable(variants.get("marseillais"), {"no-move-two": "pass"}) == {"no-move-two": "pass"}
     assert options.applicable(variants.get("chess"), None) == {}
 
