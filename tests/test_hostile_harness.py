@@ -24,7 +24,7 @@ from doublecheck.harness.deadline import TimeLimitExceeded, time_limit
 from doublecheck.harness.output import OutputError, write_output
 from doublecheck.harness.report import (ANSWER_KEEP, AnswerKeeper, cut_answer, read_xfail,
                                         visible)
-from doublecheck.limits import MIN_TIMEOUT, json_depth, loads
+from doublecheck.resource_limits import MIN_TIMEOUT, json_depth, loads
 
 ROOT = Path(__file__).resolve().parent.parent
 TOYS = ROOT / "tests" / "toy_engines"

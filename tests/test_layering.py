@@ -28,11 +28,11 @@ LAYERS = (
     ("basics every job reads: where the data is, reading and checking it, the shared numbers, "
      "progress lines, safe output files and time limits",
      ("doublecheck", "doublecheck.packaged", "doublecheck.casefiles", "doublecheck.validcache",
-      "doublecheck.defaults", "doublecheck.limits", "doublecheck.progress",
+      "doublecheck.defaults", "doublecheck.resource_limits", "doublecheck.progress",
       "doublecheck.harness.output", "doublecheck.harness.deadline")),
     ("answers a person or a report reads: board pictures, perft counting, the oracle's "
      "reasons and game records",
-     ("doublecheck.lookups.svg", "doublecheck.lookups.figures", "doublecheck.perft.*",
+     ("doublecheck.pictures.*", "doublecheck.perft.*",
       "doublecheck.lookups.lookup", "doublecheck.lookups.pgn", "doublecheck.lookups.operations")),
     ("harness: running an implementation against the cases, and its reports",
      ("doublecheck.harness.*",)),

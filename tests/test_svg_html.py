@@ -15,7 +15,7 @@ from doublecheck.harness.engines import AdapterEngine
 from doublecheck.harness.html_report import (EXTRA_COLOUR, MISSING_COLOUR, case_view, differences,
                                              html_report, write_html_report)
 from doublecheck.harness.runner import run_case
-from doublecheck.lookups.svg import position_svg, raw_arrows, svg_for
+from doublecheck.pictures.svg import position_svg, raw_arrows, svg_for
 from pictures import png_pixels
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -63,7 +63,7 @@ def test_symmetric_monster_extra_squares_and_double_pieces():
 
 
 def test_pieces_are_figures_from_the_one_drawing_file_not_letters():
-    from doublecheck.lookups.figures import drawings
+    from doublecheck.pictures.figures import drawings
     root = parsed(svg_for("chess"))
     pieces = [g for g in root.iter(f"{NS}g") if g.get("class") == "piece"]
     assert not [t for g in pieces for t in g.iter(f"{NS}text")]      # no lettered discs
@@ -282,7 +282,7 @@ def test_report_renders_in_headless_chromium(results, tmp_path):
 
 def test_a_damaged_install_without_the_figures_is_a_clear_error(tmp_path, monkeypatch):
     from doublecheck.casefiles import DataError
-    from doublecheck.lookups import figures
+    from doublecheck.pictures import figures
 
     class Elsewhere:                        # a package folder whose static files lack figures.svg
         @staticmethod

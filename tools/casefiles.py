@@ -55,11 +55,11 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 
-from doublecheck.limits import MAX_DATA_FILE_BYTES, TooDeep, loads
+from doublecheck.resource_limits import MAX_DATA_FILE_BYTES, TooDeep, loads
 from doublecheck.oracle import variants
 from doublecheck.oracle.errors import (CASES_NOT_FOUND, INVALID_RECORD, SCHEMA_UNUSABLE, RulesError, clip,
                                        quote)
-from doublecheck.oracle.limits import check_perft_depth
+from doublecheck.oracle.request_limits import check_perft_depth
 from doublecheck.packaged import CASES_DIR, SCHEMAS_DIR
 from doublecheck.validcache import Record, file_key, plugin_code
 

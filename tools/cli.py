@@ -27,7 +27,7 @@ from doublecheck.defaults import (CASES_PER_JOB, DESK_MAX_BODY, DESK_PORT, HASH_
                                   QUICK_MAX_NODES, SERVE_BUDGET, SLOW_RATE, SLOW_TURN_RATE, SPLIT_NODES,
                                   TIMEOUT)
 from doublecheck.harness.report import REPORT_FILES, STDOUT_FORMATS
-from doublecheck.limits import (AUTO_JOBS_CAP, JOBS_AUTO, JOBS_PER_CORE, MAX_TIMEOUT, MIN_TIMEOUT, cpu_cores,
+from doublecheck.resource_limits import (AUTO_JOBS_CAP, JOBS_AUTO, JOBS_PER_CORE, MAX_TIMEOUT, MIN_TIMEOUT, cpu_cores,
                                 max_jobs)
 from doublecheck.lookups.operations import OPERATIONS
 from doublecheck.oracle.errors import INTERNAL_ERROR, UNUSABLE_ENGINE, UsageError, quote
@@ -184,7 +184,7 @@ def positive(text: str) -> int:
 
 
 def jobs(text: str) -> int:
-    """--jobs: ``auto`` (JOBS_AUTO: the command picks, see limits.auto_jobs), or at least 1
+    """--jobs: ``auto`` (JOBS_AUTO: the command picks, see resource_limits.auto_jobs), or at least 1
     and at most JOBS_PER_CORE processes per CPU core."""
     if text == "auto":
         return JOBS_AUTO

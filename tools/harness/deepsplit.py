@@ -18,7 +18,7 @@ from __future__ import annotations
 from doublecheck.casefiles import expected_nodes
 from doublecheck.defaults import HASH_MB, SPLIT_NODES
 from doublecheck.harness.engines import ENGINE_KINDS, AdapterEngine
-from doublecheck.limits import JOBS_AUTO, auto_jobs
+from doublecheck.resource_limits import JOBS_AUTO, auto_jobs
 from doublecheck.oracle import api
 
 

@@ -28,7 +28,7 @@ from doublecheck.harness.declared import summary_of
 from doublecheck.harness.report_shared import (followers_of, options_line, same_cause, skipped_by_options,
                                                visible, write_file)
 from doublecheck.oracle import api, variants
-from doublecheck.lookups.svg import position_svg, raw_arrows
+from doublecheck.pictures.svg import position_svg, raw_arrows
 
 MISSING_COLOUR = "#1a8f3c"   # expected, not produced
 EXTRA_COLOUR = "#d0312d"     # produced, not expected

@@ -47,7 +47,7 @@ from doublecheck.casefiles import schema as packaged_schema
 from doublecheck.harness.deadline import Deadline
 from doublecheck.harness.process import (MAX_LINE, EngineFailure, HelloError, LineProcess, clip,
                                          size)
-from doublecheck.limits import loads
+from doublecheck.resource_limits import loads
 from doublecheck.oracle.api import OPS
 from doublecheck.oracle.errors import BUDGET_EXCEEDED, CRASH, PROTOCOL_ERROR
 

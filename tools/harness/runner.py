@@ -55,7 +55,7 @@ DIVERGENCE_ASKS = 400  # requests one search for a first divergence may send to 
 MEMO_ENTRIES = 20000   # answers a worker keeps from those searches
 from doublecheck.defaults import (CASES_PER_JOB, QUICK_MAX_NODES, SLOW_RATE, SLOW_TURN_RATE,  # noqa: E402
                                   TIMEOUT)
-from doublecheck.limits import JOBS_AUTO, auto_jobs  # noqa: E402
+from doublecheck.resource_limits import JOBS_AUTO, auto_jobs  # noqa: E402
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
