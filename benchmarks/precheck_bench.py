@@ -4,7 +4,7 @@
     python3 benchmarks/precheck_bench.py --max-mib 16 # up to the 16 MiB line limit
 
 Every protocol line with more than 64 `[`/`{`, and every case file, has its nesting depth
-measured on the text before it is parsed (``doublecheck.limits.json_depth``). Each row is
+measured on the text before it is parsed (``doublecheck.resource_limits.json_depth``). Each row is
 one shape of input at several sizes: the nanoseconds (of CPU time) per byte of that check, of
 ``doublecheck serve``'s whole answer to the line (``serve.respond``), and of loading a
 case tree whose one case file holds the same text. A linear check keeps each column flat
@@ -23,7 +23,7 @@ from pathlib import Path
 from doublecheck.casefiles import load_cases
 from doublecheck.harness.engines import OracleAdapter
 from doublecheck.harness.serve import respond
-from doublecheck.limits import json_depth
+from doublecheck.resource_limits import json_depth
 from doublecheck.oracle import api
 
 PREFIX = '{"id":1,"op":"fen","variant":"chess","x":' + "[" * 65   # over 64 brackets: checked

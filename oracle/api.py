@@ -19,7 +19,7 @@ from doublecheck.oracle import variants
 from doublecheck.oracle.errors import (ILLEGAL_MOVE, INVALID_FEN, INVALID_MOVE_TEXT, INVALID_REQUEST,
                                        RulesError, quote)
 from doublecheck.oracle.explain import Asked, Refusal, refusal
-from doublecheck.oracle.limits import MAX_MOVE_TEXT, MAX_MOVES, check_perft_depth
+from doublecheck.oracle.request_limits import MAX_MOVE_TEXT, MAX_MOVES, check_perft_depth
 from doublecheck.oracle.perft import divide, perft, perft_turns, turn_text
 from doublecheck.oracle.notation import turn_tokens
 from doublecheck.oracle.position import Move, Position
@@ -42,7 +42,7 @@ def same_fen(variant, a: str, b: str) -> bool:
 def split_tokens(moves):
     """Move tokens as given, with a whole turn ``a,b`` split into ``a,`` and ``b``.
 
-    At most MAX_MOVES items of at most MAX_MOVE_TEXT characters each (limits.py)."""
+    At most MAX_MOVES items of at most MAX_MOVE_TEXT characters each (request_limits.py)."""
     if isinstance(moves, str):
         moves = moves.split()
     if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):

@@ -9,7 +9,7 @@ goes in fields 7 and up, read and written by the variant itself.
 import re
 
 from doublecheck.oracle.errors import INVALID_FEN, RulesError, quote
-from doublecheck.oracle.limits import MAX_FEN_LENGTH, MAX_FEN_NUMBER_DIGITS
+from doublecheck.oracle.request_limits import MAX_FEN_LENGTH, MAX_FEN_NUMBER_DIGITS
 from doublecheck.oracle.position import BLACK, WHITE, Position, other
 
 PIECE_LETTERS = "PNBRQKpnbrqk"

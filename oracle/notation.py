@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from doublecheck.oracle.errors import ILLEGAL_MOVE, INVALID_MOVE_TEXT, RulesError, quote
-from doublecheck.oracle.limits import MAX_MOVE_TEXT
+from doublecheck.oracle.request_limits import MAX_MOVE_TEXT
 from doublecheck.oracle.position import WHITE
 
 COORDINATES = re.compile(r"([a-p]\d)([a-p]\d)([qrbnQRBN]?)")

@@ -22,7 +22,7 @@ The interface:
 
 - ``check(declared)``: names and values checked, ``RulesError(unknown-option)``
   listing the known ones otherwise;
-- ``applicable(rules_or_variant_id, declared)``: the declared rule options that
+- ``applicable(rules_or_class, declared)``: the declared rule options its
   variant takes, defaults left out (``{}`` is "the default rules");
 - ``settings(rules_class, declared)``: every option the class takes, defaults
   filled in (what ``self.options`` holds);
@@ -225,15 +225,14 @@ def settings(rules_or_class, declared: Mapping[str, str] | None = None) -> dict[
     return {name: declared.get(name, OPTIONS[name].default) for name in taken_by(rules_or_class)}
 
 
-def applicable(rules_or_variant_id, declared: Mapping[str, str] | None) -> dict[str, str]:
-    """The declared rule options that the variant takes, with defaults left out
-    (``{}``: the variant plays as its default rules under these declarations)."""
+def applicable(rules_or_class, declared: Mapping[str, str] | None) -> dict[str, str]:
+    """The declared rule options that the variant of a rules class (or rules object) takes,
+    with defaults left out (``{}``: the variant plays as its default rules under these
+    declarations).  It takes the rules, not a variant id: the registry
+    (``doublecheck.oracle.variants``) builds rules objects with this table, so this table
+    does not look variants up in it."""
     declared = check(declared or {})
-    rules = rules_or_variant_id
-    if isinstance(rules, str):
-        from doublecheck.oracle import variants
-        rules = variants.descriptor(rules).rules_class()
-    return {name: declared[name] for name in taken_by(rules)
+    return {name: declared[name] for name in taken_by(rules_or_class)
             if name in declared and declared[name] != OPTIONS[name].default}
 
 

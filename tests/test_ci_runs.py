@@ -76,6 +76,21 @@ def test_progress_on_a_terminal_is_one_live_line():
     assert text.endswith("\r")  # the live line is wiped at the end
 
 
+def test_the_live_line_shortens_everything_else_before_the_case_name():
+    clock = [100.0]
+    progress = Progress("doublecheck run", 2026, "cases", "failed or errored", stream=io.StringIO(),
+                        clock=lambda: clock[0])
+    name = "marseillais-classic/generated-perft/start-turns-2"
+    progress.start(name)
+    progress.start("chess/fen/other")
+    clock[0] = 131
+    assert progress.fitted(300) == progress.line()
+    for width in (79, 60, len(name)):
+        text = progress.fitted(width)
+        assert len(text) <= width and name in text
+    assert progress.fitted(30) == "..." + name[-27:]
+
+
 def run_cli(tree, *argv, env=None):
     """``doublecheck run`` in a subprocess, its stderr a pipe as in CI."""
     env = dict(os.environ, **(env or {}))

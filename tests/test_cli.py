@@ -149,3 +149,25 @@ def test_version_comes_from_the_installed_metadata(capsys):
         main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out.strip() == f"doublecheck {version('doublecheck-chess')}"
+
+
+def subcommand_parsers():
+    """{command: its parser}, as ``main`` builds them."""
+    from doublecheck.cli import build_parser
+    parser = build_parser()
+    (sub,) = [a for a in parser._actions if a.dest == "command"]
+    return sub.choices
+
+
+def test_every_command_has_a_named_handler_in_the_cli_module():
+    """A reader (or an IDE) follows ``main`` to a command: the parser's handler is a function
+    of doublecheck.cli with the command's name, ``<command>_handler`` (the protocol lookups
+    share ``lookup_handler``), never a lambda or a handler made from strings."""
+    from doublecheck import cli
+    from doublecheck.lookups.operations import OPERATIONS
+    parsers = subcommand_parsers()
+    assert {"run", "serve", "explain", "rules", "mutants", "desk", "docs"} <= set(parsers)
+    for command, parser in parsers.items():
+        handler = parser.get_default("handler")
+        name = "lookup_handler" if command in OPERATIONS else f"{command.replace('-', '_')}_handler"
+        assert handler is getattr(cli, name, None), (command, handler)

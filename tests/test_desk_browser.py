@@ -6,7 +6,7 @@ missing browser is a failure.  Every test takes a screenshot (in its pytest
 tmp dir), checks it is not blank, and checks that the browser console logged
 no error.
 
-The desk as players use it (issue 28): the pieces drawn as figures, the turn
+The desk as players use it: the pieces drawn as figures, the turn
 panel with the rules' reason for a turn that ended early (double-move-anul's
 capture brake DA-5 from the curated case double-move-anul/brakes/capture-ends-
 turn, the Marseillais check brake M3 from marseillais/check/check-on-move-one-

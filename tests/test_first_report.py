@@ -1,4 +1,4 @@
-"""A first report soon (issue 24, deliverable 4 and the run's paper cuts): cheap cases first,
+"""A first report soon, and the run's report as a new user first reads it: cheap cases first,
 a hint naming --quick when perft cases time out, turn perft's own time allowance, --quick
 never adding cases, the given-up cases in one line, JUnit paths within the case tree."""
 

@@ -50,7 +50,7 @@ from hypothesis import strategies as st
 from doublecheck.casefiles import load_cases
 from doublecheck.cli import UsageError, build_parser, main
 from doublecheck.harness.deadline import time_limit
-from doublecheck.limits import MAX_TIMEOUT, max_jobs
+from doublecheck.resource_limits import MAX_TIMEOUT, max_jobs
 from doublecheck.lookups.pgn import PgnError, replay_text
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import RulesError

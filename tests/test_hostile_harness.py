@@ -1,4 +1,4 @@
-"""Hostile input, round two, on the harness side (issues 26 and 31): the nesting pre-check,
+"""Hostile input on the harness side: the nesting pre-check,
 bounded reads of user files, report files that never replace what they point at, time
 limits that cannot leak, engines that cannot flood or spoof the reports, answers tied to
 their requests, strict JSON out.
@@ -24,7 +24,7 @@ from doublecheck.harness.deadline import TimeLimitExceeded, time_limit
 from doublecheck.harness.output import OutputError, write_output
 from doublecheck.harness.report import (ANSWER_KEEP, AnswerKeeper, cut_answer, read_xfail,
                                         visible)
-from doublecheck.limits import MIN_TIMEOUT, json_depth, loads
+from doublecheck.resource_limits import MIN_TIMEOUT, json_depth, loads
 
 ROOT = Path(__file__).resolve().parent.parent
 TOYS = ROOT / "tests" / "toy_engines"

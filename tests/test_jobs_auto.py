@@ -9,7 +9,7 @@ from doublecheck.casefiles import load_cases
 from doublecheck.cli import build_parser, main
 from doublecheck.defaults import CASES_PER_JOB
 from doublecheck.harness.runner import RunOptions, run_jobs
-from doublecheck.limits import JOBS_AUTO, auto_jobs, cpu_cores
+from doublecheck.resource_limits import JOBS_AUTO, auto_jobs, cpu_cores
 from doublecheck.lookups.commands import perft_jobs
 from doublecheck.oracle import variants
 

@@ -17,11 +17,11 @@ from doublecheck.casefiles import CASES_DIR, load_cases
 from doublecheck.cli import UsageError, build_parser
 from doublecheck.harness.protocol import MAX_LINE
 from doublecheck.harness.serve import serve
-from doublecheck.limits import (JOBS_PER_CORE, MAX_DATA_FILE_BYTES, MAX_ID_LENGTH, MAX_JSON_DEPTH,
+from doublecheck.resource_limits import (JOBS_PER_CORE, MAX_DATA_FILE_BYTES, MAX_ID_LENGTH, MAX_JSON_DEPTH,
                                 MAX_TIMEOUT, TooDeep, json_depth, loads, max_jobs)
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import RulesError, clip, quote
-from doublecheck.oracle.limits import (MAX_FEN_LENGTH, MAX_FEN_NUMBER_DIGITS, MAX_MOVE_TEXT, MAX_MOVES,
+from doublecheck.oracle.request_limits import (MAX_FEN_LENGTH, MAX_FEN_NUMBER_DIGITS, MAX_MOVE_TEXT, MAX_MOVES,
                                        check_perft_depth)
 
 ROOT = Path(__file__).resolve().parent.parent

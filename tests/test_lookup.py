@@ -373,3 +373,36 @@ def test_turns_grouped_and_play_pgn(capsys, tmp_path):
     assert "2. g4 Qh4# 0-1" in pgn.read_text()
     code, _, err = cli(capsys, "play", "--moves", "e4 e4", "--pgn", "-")
     assert code == 2 and err.startswith("error: illegal-move: ")
+
+
+# --------------------------------------------------- rule titles
+
+def test_rule_titles_come_from_the_catalogue(monkeypatch):
+    monkeypatch.setattr(lookup, "_TITLES", None)
+    titles = lookup.rule_titles(["G1", "DM-activation", "no-such-rule"])
+    assert set(titles) == {"G1", "DM-activation"} and all(titles.values())
+
+
+def test_rule_titles_without_a_usable_catalogue_are_left_out(monkeypatch, tmp_path):
+    """A damaged install or a wrong --cases-dir costs only the titles: the answer stands."""
+    from doublecheck import casefiles
+
+    def unusable(*_args, **_kwargs):
+        raise casefiles.DataError("cases-not-found", "no case tree here")
+    monkeypatch.setattr(casefiles, "load_rules", unusable)
+    monkeypatch.setattr(lookup, "_TITLES", None)
+    assert lookup.rule_titles(["G1"]) == {}
+    assert lookup.rule_titles(["G1"], cases_dir=tmp_path) == {}
+
+
+def test_a_fault_while_reading_rule_titles_is_raised(monkeypatch):
+    """Only an unusable catalogue is expected; any other exception is a fault in the code
+    and is not hidden behind an answer without titles."""
+    from doublecheck import casefiles
+
+    def broken(*_args, **_kwargs):
+        raise KeyError("title")
+    monkeypatch.setattr(casefiles, "load_rules", broken)
+    monkeypatch.setattr(lookup, "_TITLES", None)
+    with pytest.raises(KeyError):
+        lookup.rule_titles(["G1"])

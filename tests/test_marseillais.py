@@ -12,7 +12,7 @@ from doublecheck.harness.compare import compare
 from doublecheck.harness.engines import OracleEngine
 from doublecheck.lookups.lookup import explain, show, show_data
 from doublecheck.lookups.pgn import pgn_for_line, replay_text
-from doublecheck.lookups.svg import svg_for
+from doublecheck.pictures.svg import svg_for
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import RulesError
 from doublecheck.oracle.variants.marseillais import Marseillais, MarseillaisClassic

@@ -86,11 +86,11 @@ def test_parse_reads_name_equals_value():
 def test_applicable_keeps_the_non_default_rule_options_the_variant_takes():
     declared = {"draws": "automatic", "fullmove": "per-move", "no-move-two": "stalemate", "san": "no",
                 "fen-validation": "lenient"}
-    assert options.applicable("chess", declared) == {"draws": "automatic"}
-    assert options.applicable("double-move-anul", declared) == {"draws": "automatic", "fullmove": "per-move"}
-    assert options.applicable("marseillais", declared) == {"draws": "automatic", "fullmove": "per-move"}
+    assert options.applicable(variants.get("chess"), declared) == {"draws": "automatic"}
+    for variant in ("double-move-anul", "marseillais"):
+        assert options.applicable(variants.get(variant), declared) == {"draws": "automatic", "fullmove": "per-move"}
     assert options.applicable(variants.get("marseillais"), {"no-move-two": "pass"}) == {"no-move-two": "pass"}
-    assert options.applicable("chess", None) == {}
+    assert options.applicable(variants.get("chess"), None) == {}
 
 
 def test_get_builds_one_rules_object_per_variant_and_options():

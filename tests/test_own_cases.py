@@ -1,5 +1,5 @@
 """Vectors of your own: `generate --cases-dir` then `run --cases-dir`, new vectors from a seed or
-a position, and a user's case that the oracle disagrees with (issue 24, deliverable 3)."""
+a position, and a user's case that the oracle disagrees with."""
 
 import json
 

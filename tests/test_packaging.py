@@ -1,5 +1,5 @@
 """The package as users get it: built into a wheel, installed in a fresh virtual environment,
-run from a folder outside the checkout (issue: install anywhere).
+run from a folder outside the checkout.
 
 The build and the install happen once per test session (about a minute: the build backend and
 the two runtime dependencies come from the package index, as they do for a user).

@@ -15,7 +15,7 @@ from doublecheck.harness.engines import AdapterEngine
 from doublecheck.harness.html_report import (EXTRA_COLOUR, MISSING_COLOUR, case_view, differences,
                                              html_report, write_html_report)
 from doublecheck.harness.runner import run_case
-from doublecheck.lookups.svg import position_svg, raw_arrows, svg_for
+from doublecheck.pictures.svg import position_svg, raw_arrows, svg_for
 from pictures import png_pixels
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -63,7 +63,7 @@ def test_symmetric_monster_extra_squares_and_double_pieces():
 
 
 def test_pieces_are_figures_from_the_one_drawing_file_not_letters():
-    from doublecheck.lookups.figures import drawings
+    from doublecheck.pictures.figures import drawings
     root = parsed(svg_for("chess"))
     pieces = [g for g in root.iter(f"{NS}g") if g.get("class") == "piece"]
     assert not [t for g in pieces for t in g.iter(f"{NS}text")]      # no lettered discs
@@ -213,6 +213,29 @@ def test_report_of_a_run_object(results, tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["run.html"]
 
 
+def test_the_board_of_a_refused_play_move_has_a_caption_and_the_move():
+    """A play case whose move the engine refused: the board is the position before that
+    move, with the move drawn, and the caption says so."""
+    result = {"id": "chess/demo/play", "variant": "chess", "outcome": "failed",
+              "request": {"op": "play", "moves": ["e2e4", "e7e5", "g1f3"]},
+              "expect": {"fen": "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"},
+              "answer": {"ok": False, "error": {"code": "illegal-move",
+                                                "message": "'g1f3' is not a legal move here"}},
+              "lines": ["error: expected a result, got illegal-move"]}
+    page = html_report([result])
+    assert ("board: the position before move 3 of the request, g1f3 (the dashed arrow), which "
+            "the engine refused (illegal-move: &#x27;g1f3&#x27; is not a legal move here)") in page
+    assert "chess/demo/play: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq" in page
+    assert EXTRA_COLOUR in page.split("<svg", 1)[1]   # the refused move, drawn
+
+
+def test_the_board_of_a_play_case_says_which_position_it_is():
+    result = {"id": "chess/demo/play", "variant": "chess", "outcome": "failed",
+              "request": {"op": "play", "moves": ["e2e4"]}, "expect": {"fen": "x"},
+              "answer": {"ok": True, "fen": "y"}, "lines": []}
+    assert "board: the position after the request&#x27;s moves" in html_report([result])
+
+
 # ------------------------------------------------------------ in Chromium
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -259,7 +282,7 @@ def test_report_renders_in_headless_chromium(results, tmp_path):
 
 def test_a_damaged_install_without_the_figures_is_a_clear_error(tmp_path, monkeypatch):
     from doublecheck.casefiles import DataError
-    from doublecheck.lookups import figures
+    from doublecheck.pictures import figures
 
     class Elsewhere:                        # a package folder whose static files lack figures.svg
         @staticmethod

@@ -55,11 +55,11 @@ from fnmatch import fnmatchcase
 from functools import lru_cache
 from pathlib import Path
 
-from doublecheck.limits import MAX_DATA_FILE_BYTES, TooDeep, loads
+from doublecheck.resource_limits import MAX_DATA_FILE_BYTES, TooDeep, loads
 from doublecheck.oracle import variants
 from doublecheck.oracle.errors import (CASES_NOT_FOUND, INVALID_RECORD, SCHEMA_UNUSABLE, RulesError, clip,
                                        quote)
-from doublecheck.oracle.limits import check_perft_depth
+from doublecheck.oracle.request_limits import check_perft_depth
 from doublecheck.packaged import CASES_DIR, SCHEMAS_DIR
 from doublecheck.validcache import Record, file_key, plugin_code
 
@@ -609,6 +609,12 @@ def select_tier(cases, deep: bool = False, max_nodes: int | None = None) -> list
     ``max_nodes`` (--max-nodes, --quick) only ever leaves cases out, so a quicker run never
     runs a case the default run does not; it is accepted here for the callers that pass it."""
     return [c for c in cases if deep or c.tier != "deep"]
+
+
+def expected_nodes(case) -> int:
+    """The perft nodes a case expects (0 for other operations): what answering it costs.
+    The runner orders and times cases by it, and the deep split picks the cases it splits."""
+    return case.expect.get("nodes", sum(case.expect.get("divide", {}).values()))
 
 
 def _show(path: Path, cases_dir: Path) -> str:

@@ -1,9 +1,12 @@
 """The ``doublecheck`` command line: every subcommand's parser, the shared options, one way to fail.
 
 Each subcommand is an ``add_*`` function below that builds its parser and
-names its handler; the handlers live with their job (``harness``,
-``lookups``, ``authoring``) and either return the exit status or raise an
-error with a stable code (``RulesError``, ``PgnError``, ``DataError``,
+sets its handler, a named function beside it (``add_run`` sets ``run_handler``;
+``main`` calls ``args.handler``).  Every handler has one shape: it imports the
+module of its job (``harness``, ``lookups``, ``authoring``, ...) in its own body,
+so that building the parser, and so ``doublecheck --help``, loads none of them
+(benchmarks/startup_bench.py), then calls it.  The jobs either return the exit
+status or raise an error with a stable code (``RulesError``, ``PgnError``, ``DataError``,
 ``HelloError``), which ``main`` prints as one line, ``error: <code>:
 <message>``, on stderr (with ``--json`` also ``{"error": {...}}`` on stdout)
 and turns into exit status 2.  A usage error (an unknown option, a bad
@@ -24,7 +27,7 @@ from doublecheck.defaults import (CASES_PER_JOB, DESK_MAX_BODY, DESK_PORT, MUTAN
                                   QUICK_MAX_NODES, SERVE_BUDGET, SLOW_RATE, SLOW_TURN_RATE, SPLIT_NODES,
                                   TIMEOUT)
 from doublecheck.harness.report import REPORT_FILES, STDOUT_FORMATS
-from doublecheck.limits import (AUTO_JOBS_CAP, JOBS_AUTO, JOBS_PER_CORE, MAX_TIMEOUT, MIN_TIMEOUT, cpu_cores,
+from doublecheck.resource_limits import (AUTO_JOBS_CAP, JOBS_AUTO, JOBS_PER_CORE, MAX_TIMEOUT, MIN_TIMEOUT, cpu_cores,
                                 max_jobs)
 from doublecheck.harness.operations import OPERATIONS
 from doublecheck.oracle.errors import INTERNAL_ERROR, UNUSABLE_ENGINE, UsageError, quote
@@ -177,7 +180,7 @@ def positive(text: str) -> int:
 
 
 def jobs(text: str) -> int:
-    """--jobs: ``auto`` (JOBS_AUTO: the command picks, see limits.auto_jobs), or at least 1
+    """--jobs: ``auto`` (JOBS_AUTO: the command picks, see resource_limits.auto_jobs), or at least 1
     and at most JOBS_PER_CORE processes per CPU core."""
     if text == "auto":
         return JOBS_AUTO
@@ -473,21 +476,12 @@ examples:
                         "budget-exceeded (default: %(default)g, two hours; 0: no limit)")
     add_option_option(p, "play under this rule option (the oracle) and declare it, or a "
                          "capability, in the hello answer")
-    p.set_defaults(handler=lambda args: _serve(args))
+    p.set_defaults(handler=serve_handler)
 
 
-def _serve(args) -> int:
+def serve_handler(args) -> int:
     from doublecheck.harness.serve import serve_command
     return serve_command(args.adapter, args.budget, declared_options(args))
-
-
-def on_demand(module: str, name: str):
-    """A handler that imports its module only when its command runs (building the
-    parser then imports none of them)."""
-    def handler(args):
-        import importlib
-        return getattr(importlib.import_module(module), name)(args)
-    return handler
 
 
 def add_lookups(sub, fmt):
@@ -499,14 +493,22 @@ def add_lookups(sub, fmt):
         add_position_options(p)
         add_operation_options(p, row.options)
         add_json_option(p)
-        p.set_defaults(handler=on_demand(*row.command.split(":")))
+        p.set_defaults(handler=lookup_handler)
+
+
+def lookup_handler(args) -> int:
+    """Every protocol operation's command: the function its row names (``command``, a
+    "module:function" of doublecheck.lookups.commands), imported when it runs."""
+    import importlib
+    module, name = OPERATIONS[args.command].command.split(":")
+    return getattr(importlib.import_module(module), name)(args)
 
 
 def add_people_lookups(sub, fmt):
     """show, explain, replay, svg: the lookups written for people."""
-    for name, (summary, description, epilog) in (
-            ("show", SHOW_HELP), ("explain", EXPLAIN_HELP), ("replay", REPLAY_HELP), ("svg", SVG_HELP)):
-        handler = on_demand("doublecheck.lookups.commands", f"{name}_command")
+    for name, (summary, description, epilog), handler in (
+            ("show", SHOW_HELP, show_handler), ("explain", EXPLAIN_HELP, explain_handler),
+            ("replay", REPLAY_HELP, replay_handler), ("svg", SVG_HELP, svg_handler)):
         p = sub.add_parser(name, help=summary, description=description, epilog=epilog,
                            formatter_class=fmt)
         if name == "replay":
@@ -530,6 +532,26 @@ def add_people_lookups(sub, fmt):
                 what.add_argument("--turn", metavar="T",
                                   help="a whole turn, moves joined by commas: Kxh7,Kh8")
         p.set_defaults(handler=handler)
+
+
+def show_handler(args) -> int:
+    from doublecheck.lookups.commands import show_command
+    return show_command(args)
+
+
+def explain_handler(args) -> int:
+    from doublecheck.lookups.commands import explain_command
+    return explain_command(args)
+
+
+def replay_handler(args) -> int:
+    from doublecheck.lookups.commands import replay_command
+    return replay_command(args)
+
+
+def svg_handler(args) -> int:
+    from doublecheck.lookups.commands import svg_command
+    return svg_command(args)
 
 
 def add_generate(sub, fmt):
@@ -588,13 +610,13 @@ examples:
     own.add_argument("--fen", help="start the games and the perft here (default: the start position)")
     add_cases_dir_option(p)
     add_quiet_option(p)
-    p.set_defaults(handler=lambda args: _generate(args))
+    p.set_defaults(handler=generate_handler)
 
 
 OWN_OPTIONS = ("seed", "count", "depth", "fen")
 
 
-def _generate(args) -> int:
+def generate_handler(args) -> int:
     from doublecheck.authoring.generate import generate_command, generate_own
     from doublecheck.authoring.own import OwnOptions
 
@@ -677,7 +699,12 @@ examples:
                         "(may be repeated)")
     add_json_option(p)
     add_cases_dir_option(p)
-    p.set_defaults(handler=on_demand("doublecheck.lookups.commands", "rules_command"))
+    p.set_defaults(handler=rules_handler)
+
+
+def rules_handler(args) -> int:
+    from doublecheck.lookups.commands import rules_command
+    return rules_command(args)
 
 
 def add_witness(sub, fmt):
@@ -723,7 +750,12 @@ examples:
                         "that has just stepped two squares, beside an enemy pawn)")
     p.add_argument("--out", metavar="FILE", help="write the witnesses found as a case file of candidates")
     add_json_option(p)
-    p.set_defaults(handler=on_demand("doublecheck.authoring.witness", "witness_command"))
+    p.set_defaults(handler=witness_handler)
+
+
+def witness_handler(args) -> int:
+    from doublecheck.authoring.witness import witness_command
+    return witness_command(args)
 
 
 WITNESS_MOTIFS = ("en-passant",)     # the names of doublecheck.authoring.witness.MOTIFS (a test keeps them equal)
@@ -754,10 +786,10 @@ examples:
     add_json_option(p, "print the results as JSON")
     add_cases_dir_option(p, "the case tree to run")
     add_quiet_option(p)
-    p.set_defaults(handler=lambda args: _mutants(args))
+    p.set_defaults(handler=mutants_handler)
 
 
-def _mutants(args) -> int:
+def mutants_handler(args) -> int:
     from doublecheck.authoring.mutants.kill import mutants_command
     return mutants_command(args)
 
@@ -797,10 +829,10 @@ examples:
     p.add_argument("--open", action="store_true", help="open the page in the default browser")
     p.add_argument("--verbose", action="store_true", help="log every request on stderr")
     add_option_option(p, "open the page with this rule option chosen under House rules")
-    p.set_defaults(handler=lambda args: _desk(args))
+    p.set_defaults(handler=desk_handler)
 
 
-def _desk(args) -> int:
+def desk_handler(args) -> int:
     from doublecheck.desk.server import desk_command
     args.declared = declared_options(args)   # refused before the server starts when unknown
     return desk_command(args)
@@ -831,7 +863,12 @@ examples:
     p.add_argument("dir", nargs="?", metavar="DIR", help="the folder to write it to")
     p.add_argument("--list", action="store_true", help="list the templates")
     p.add_argument("--force", action="store_true", help="replace files DIR already has")
-    p.set_defaults(handler=on_demand("doublecheck.templates", "example_command"))
+    p.set_defaults(handler=example_handler)
+
+
+def example_handler(args) -> int:
+    from doublecheck.templates import example_command
+    return example_command(args)
 
 
 def add_export(sub, fmt):
@@ -858,7 +895,12 @@ examples:
     p.add_argument("--path", action="store_true", help="print where the case tree and schemas are")
     p.add_argument("--force", action="store_true", help="write into a folder that is not empty")
     add_cases_dir_option(p, "case tree to export")
-    p.set_defaults(handler=on_demand("doublecheck.vectors", "export_command"))
+    p.set_defaults(handler=export_handler)
+
+
+def export_handler(args) -> int:
+    from doublecheck.vectors import export_command
+    return export_command(args)
 
 
 def add_docs(sub, fmt):
@@ -881,10 +923,10 @@ examples:
     p.add_argument("topic", nargs="?", help="a page's name, as listed (protocol, harness, perft, ...)")
     p.add_argument("--path", action="store_true", help="print the file's path, not its text")
     p.add_argument("--schema", metavar="NAME", help=f"print a JSON Schema: {', '.join(schemas())}")
-    p.set_defaults(handler=lambda args: _docs(args))
+    p.set_defaults(handler=docs_handler)
 
 
-def _docs(args) -> int:
+def docs_handler(args) -> int:
     from doublecheck.manual import docs_command
     return docs_command(args)
 
@@ -907,7 +949,12 @@ examples:
 """)
     add_json_option(p)
     add_cases_dir_option(p)
-    p.set_defaults(handler=on_demand("doublecheck.plugins", "plugins_command"))
+    p.set_defaults(handler=plugins_handler)
+
+
+def plugins_handler(args) -> int:
+    from doublecheck.plugins import plugins_command
+    return plugins_command(args)
 
 
 def add_new_variant(sub, fmt):
@@ -950,7 +997,12 @@ examples:
     p.add_argument("dir", metavar="DIR", help="the folder to write the package to (new or empty)")
     p.add_argument("--from", dest="base", default="chess", metavar="VARIANT",
                    help="the registered variant it starts from (default chess; doublecheck rules lists them)")
-    p.set_defaults(handler=on_demand("doublecheck.authoring.scaffold", "new_variant_command"))
+    p.set_defaults(handler=new_variant_handler)
+
+
+def new_variant_handler(args) -> int:
+    from doublecheck.authoring.scaffold import new_variant_command
+    return new_variant_command(args)
 
 
 # Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.

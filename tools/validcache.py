@@ -21,7 +21,7 @@ every result is what ``DOUBLECHECK_CACHE=off`` gives, only slower.
   shape checked before use (``casefiles``); a file whose shape is wrong is
   checked in full, as if it had no entry.
 - **The fingerprint** covers everything the per-file checks depend on: the
-  schemas, ``casefiles.py`` and ``limits.py``, every source file of the
+  schemas, ``casefiles.py`` and ``resource_limits.py``, every source file of the
   oracle (FEN reading and move parsing decide whether a request is well
   formed), doublecheck's version, the variants installed, and the source
   files of every variant plugin's package and rules module (``plugin_code``).
@@ -74,7 +74,7 @@ def _code_files(schemas_dir: Path) -> list[Path]:
     # find_spec locates the oracle package (a sibling folder in the repository, a
     # subfolder in a wheel) without importing it
     oracle = Path(list(importlib.util.find_spec("doublecheck.oracle").submodule_search_locations)[0])
-    return (sorted(schemas_dir.glob("*.json")) + [_TOOLS / "casefiles.py", _TOOLS / "limits.py"]
+    return (sorted(schemas_dir.glob("*.json")) + [_TOOLS / "casefiles.py", _TOOLS / "resource_limits.py"]
             + sorted(oracle.rglob("*.py")))
 
 

@@ -29,7 +29,7 @@ from doublecheck.oracle import fen as fen_io
 from doublecheck.oracle.chess import About, Chess, game_over, not_over
 from doublecheck.oracle.errors import INVALID_FEN, INVALID_REQUEST, RulesError, quote
 from doublecheck.oracle.explain import Refusal, TurnEnd
-from doublecheck.oracle.limits import MAX_FEN_NUMBER_DIGITS
+from doublecheck.oracle.request_limits import MAX_FEN_NUMBER_DIGITS
 from doublecheck.oracle.position import BLACK, WHITE, Move, Position, other
 
 NO_TARGETS = frozenset()

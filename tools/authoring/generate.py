@@ -49,7 +49,7 @@ from doublecheck.authoring.own import OWN_PREFIX, own_file
 from doublecheck.defaults import HASH_MB
 from doublecheck.casefiles import CASES_DIR, UnreadableFile, check_cases_dir, read_data_text
 from doublecheck.harness.output import OutputError, outside_of, write_output
-from doublecheck.limits import loads
+from doublecheck.resource_limits import loads
 from doublecheck.oracle import variants
 from doublecheck.progress import Progress
 

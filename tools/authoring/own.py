@@ -26,7 +26,7 @@ from doublecheck import __version__
 from doublecheck.authoring.generators import Kit, random_game, runs
 from doublecheck.oracle import variants
 from doublecheck.oracle.errors import INVALID_REQUEST, RulesError
-from doublecheck.oracle.limits import check_perft_depth
+from doublecheck.oracle.request_limits import check_perft_depth
 
 TURNS = 40           # turns of one random game at most
 EVERY = 10           # a checkpoint every EVERY turns

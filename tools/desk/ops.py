@@ -31,9 +31,10 @@ from functools import lru_cache
 
 from doublecheck import __version__
 from doublecheck.casefiles import CASES_DIR, load_rules
-from doublecheck.lookups import figures, lookup, pgn
+from doublecheck.lookups import lookup, pgn
+from doublecheck.pictures import figures
 from doublecheck.harness.operations import OPERATIONS
-from doublecheck.lookups.svg import (
+from doublecheck.pictures.svg import (
     TURN_COLOURS,
     Arrow,
     position_svg,

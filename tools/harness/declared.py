@@ -49,9 +49,10 @@ def check_options(values: dict) -> dict:
 
 
 def applicable(variant: str, values: dict) -> dict:
-    """The declared rule options ``variant`` takes, defaults left out."""
+    """The declared rule options ``variant`` (an id) takes, defaults left out."""
+    from doublecheck.oracle import variants
     from doublecheck.oracle.options import applicable as taken
-    return taken(variant, values)
+    return taken(variants.get(variant), values)
 
 
 def parse_assignment(text: str) -> tuple[str, str]:

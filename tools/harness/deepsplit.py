@@ -15,9 +15,10 @@ engine's own top plies are part of what a case checks.
 
 from __future__ import annotations
 
+from doublecheck.casefiles import expected_nodes
 from doublecheck.defaults import HASH_MB, SPLIT_NODES
 from doublecheck.harness.engines import ENGINE_KINDS, AdapterEngine
-from doublecheck.limits import JOBS_AUTO, auto_jobs
+from doublecheck.resource_limits import JOBS_AUTO, auto_jobs
 from doublecheck.oracle import api
 
 
@@ -29,8 +30,6 @@ def split_jobs(jobs: int) -> int:
 def cases_to_split(chosen, options, spec, engine) -> list:
     """The perft cases of an oracle run that are counted over every job (none when there is
     one job and no cluster, when the run is not --deep, or for any other engine)."""
-    from doublecheck.harness.runner import expected_nodes
-
     oracle = engine is None and spec.kind is ENGINE_KINDS["oracle"]
     wide = options.scheduler is not None or split_jobs(options.jobs) > 1
     if not (oracle and options.deep and wide):

@@ -24,9 +24,11 @@ from collections import Counter
 from typing import NamedTuple
 
 from doublecheck.harness.compare import divergence_lines, divergence_text, reason_lines
-from doublecheck.harness.report import followers_of, same_cause, visible, write_file
+from doublecheck.harness.declared import summary_of
+from doublecheck.harness.report_shared import (followers_of, options_line, same_cause, skipped_by_options,
+                                               visible, write_file)
 from doublecheck.oracle import api, variants
-from doublecheck.lookups.svg import position_svg, raw_arrows
+from doublecheck.pictures.svg import position_svg, raw_arrows
 
 MISSING_COLOUR = "#1a8f3c"   # expected, not produced
 EXTRA_COLOUR = "#d0312d"     # produced, not expected
@@ -261,8 +263,6 @@ def html_report(results, title: str = "doublecheck report", engine: str | None =
 def judged_under(results) -> str:
     """The declared options the run judged under, as one line (a Run, or a JSON report's
     ``options``), with how many cases they left out; "" when none were declared."""
-    from doublecheck.harness.declared import summary_of
-    from doublecheck.harness.report import options_line, skipped_by_options
     if isinstance(results, dict) and results.get("options"):
         line = f"Judged under: {summary_of(results['options'])}"
         left_out = results.get("skipped_by_options", 0)
@@ -333,7 +333,7 @@ def case_section(v, leader=None, followers=()) -> str:
 
 def escape(text) -> str:
     """Text as HTML shows it literally, control and invisible characters as escapes
-    (``report.visible``: an engine's text cannot hide or reorder what is around it)."""
+    (``report_shared.visible``: an engine's text cannot hide or reorder what is around it)."""
     return html.escape(visible(text))
 
 

@@ -48,7 +48,7 @@ from doublecheck.harness.deadline import Deadline
 from doublecheck.harness.process import (MAX_LINE, EngineFailure, HelloError, LineProcess, clip,
                                          size)
 from doublecheck.harness.operations import OPERATIONS, is_id, request_fields
-from doublecheck.limits import loads
+from doublecheck.resource_limits import loads
 from doublecheck.oracle.api import OPS
 from doublecheck.oracle.errors import BUDGET_EXCEEDED, CRASH, PROTOCOL_ERROR
 

@@ -5,7 +5,9 @@ Every function takes a ``doublecheck.harness.runner.Run``. The JSON report follo
 the engine's answer (cut by ``cut_answer``) and the structured difference
 (``doublecheck.harness.compare``), from which the text, markdown, JUnit and
 HTML reports are written. The xfail file format is described in
-docs/harness.md and in ``read_xfail``.
+docs/harness.md and in ``read_xfail``. What these reports share with the HTML page
+(``visible``, the failures of one cause, the options line, ``write_file``) lives in
+``doublecheck.harness.report_shared``, which both read.
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from itertools import islice
 from pathlib import Path
 from typing import Callable
 
-from doublecheck.harness.compare import CASE_DOUBT, short_diff
-from doublecheck.harness.output import write_output
+from doublecheck.harness.compare import CASE_DOUBT, divergence_text, short_diff
+from doublecheck.harness.report_shared import (declared_of, followers_of, options_line, same_cause,
+                                               skipped_by_options, visible, write_file)
 from doublecheck.oracle.errors import INVALID_XFAIL, UNREADABLE_FILE, clip, quote
 
 OUTCOMES = ("passed", "failed", "error", "skipped")
@@ -36,25 +39,6 @@ ANSWERS_TOTAL = 16 * 1024 * 1024  # characters of JSON kept of all the answers o
 ANSWER_DEPTH = 16      # levels of nesting kept of an answer (deeper values become a summary)
 LINE_CHARS = 1000      # characters shown of one line of a case's text (an error message, a diff)
 CASE_LINES = 200       # lines kept of one case's text
-
-# Characters an engine could use to rewrite a terminal or hide text (C0 and C1 controls,
-# DEL, lone surrogates, bidirectional and zero-width marks, separators, non-characters):
-# every report shows them as escapes such as \x1b.
-_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069"
-                        "\ufeff\ufffe\uffff\ud800-\udfff]")
-
-
-def visible(text) -> str:
-    r"""``text`` with every control or invisible character written as an escape (``\x1b``,
-    ``\u202e``), so that what an engine sent cannot move the cursor, clear the screen,
-    start a line of its own or reorder the text around it."""
-    return _INVISIBLE.sub(_escape, str(text))
-
-
-def _escape(match) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
 
 def columns(run) -> tuple[str, ...]:
     return OUTCOMES + (XFAIL_OUTCOMES if run.xfail_used else ())
@@ -104,25 +88,6 @@ def verdict(run) -> str:
     return text
 
 
-# --- the options a run judged under (docs/options.md) -----------------------------
-
-def declared_of(run):
-    """The declared options of a run (``harness.declared.Declared``), or None: a run without
-    any prints every report exactly as before options existed."""
-    declared = getattr(run, "declared", None)
-    return declared if declared else None
-
-
-def skipped_by_options(run) -> int:
-    return sum(1 for r in run.results if r.outcome == "skipped" and getattr(r, "by_options", False))
-
-
-def options_line(run) -> str:
-    """``Judged under: draws=automatic (hello), san=no (capability, --option)``, or ""."""
-    declared = declared_of(run)
-    return f"Judged under: {declared.summary()}" if declared else ""
-
-
 def options_json(run) -> list[dict]:
     declared = declared_of(run)
     return declared.items() if declared else []
@@ -149,30 +114,6 @@ def describe(result, followers=()) -> str:
 SAME_CAUSE_IDS = 20   # ids listed under a case whose first divergence others share
 
 
-def same_cause(entries) -> dict:
-    """{case id: the id of the first earlier failure with the same first divergence} for
-    ``entries`` of (case id, outcome, diff), in report order: failures that share the game,
-    the position and the move where the engine first parted from the oracle share a cause,
-    and only the first is described in full."""
-    leaders, follows = {}, {}
-    for cid, outcome, diff in entries:
-        found = (diff or {}).get("first_divergence") or {}
-        if outcome not in ("failed", "xfailed") or "key" not in found:
-            continue
-        leader = leaders.setdefault(found["key"], cid)
-        if leader != cid:
-            follows[cid] = leader
-    return follows
-
-
-def followers_of(follows: dict) -> dict:
-    """{leader id: [the ids that share its cause]} from ``same_cause``."""
-    out = {}
-    for cid, leader in follows.items():
-        out.setdefault(leader, []).append(cid)
-    return out
-
-
 def run_groups(run) -> dict:
     """``same_cause`` of a run's results."""
     return same_cause((r.case.id, r.outcome, r.diff) for r in run.results)
@@ -181,7 +122,6 @@ def run_groups(run) -> dict:
 def same_cause_line(result, leader: str) -> str:
     """The one line of a failure whose cause was described with ``leader``."""
     d = result.diff["first_divergence"]
-    from doublecheck.harness.compare import divergence_text
     return visible(f"{result.outcome.upper()} {result.case.id}: same cause as {leader} (first "
                    f"divergence: {divergence_text(d)})")
 
@@ -686,16 +626,13 @@ def write_xfail(run, path, old: dict) -> None:
     write_file(path, body)
 
 
-def write_file(path, text: str) -> None:
-    """Write a report file: whole or not at all, and never over a device, FIFO or link
-    (``doublecheck.harness.output``)."""
-    write_output(path, text)
-
-
 # ------------------------------------------------------------ the formats, one table
 
 def _write_html(run, path) -> None:
-    from doublecheck.harness.html_report import write_html_report   # only when asked for
+    # Imported when asked for: the page draws boards with the oracle, which a run that writes
+    # no HTML (and `doublecheck --help`, which reads this table) need not load.  The page
+    # reads what it shares with these reports from report_shared, never from here.
+    from doublecheck.harness.html_report import write_html_report
     write_html_report(run, path)
 
 

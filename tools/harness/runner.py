@@ -33,7 +33,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from doublecheck.casefiles import CASES_DIR, case_ids, check_cases_dir, load_cases, schema, select, select_tier
+from doublecheck.casefiles import (CASES_DIR, case_ids, check_cases_dir, expected_nodes, load_cases, schema,
+                                   select, select_tier)
 from doublecheck.harness import deepsplit
 from doublecheck.harness import report as reports
 from doublecheck.harness.compare import (CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference, judged_as,
@@ -54,7 +55,7 @@ DIVERGENCE_ASKS = 400  # requests one search for a first divergence may send to 
 MEMO_ENTRIES = 20000   # answers a worker keeps from those searches
 from doublecheck.defaults import (CASES_PER_JOB, QUICK_MAX_NODES, SLOW_RATE, SLOW_TURN_RATE,  # noqa: E402
                                   TIMEOUT)
-from doublecheck.limits import JOBS_AUTO, auto_jobs  # noqa: E402
+from doublecheck.resource_limits import JOBS_AUTO, auto_jobs  # noqa: E402
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -171,11 +172,6 @@ def case_filter(variant=None, rule=None, patterns=()):
 
 
 # --- time limits --------------------------------------------------------------
-
-def expected_nodes(case) -> int:
-    """The perft nodes a case expects (0 for other operations): what answering it costs."""
-    return case.expect.get("nodes", sum(case.expect.get("divide", {}).values()))
-
 
 def slow_rate(case) -> int:
     """The perft nodes per second a slow engine manages on this case (turns cost more)."""

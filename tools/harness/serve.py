@@ -29,11 +29,11 @@ import sys
 
 from doublecheck.harness.deadline import TimeLimitExceeded, time_limit
 from doublecheck.harness.protocol import BUDGET_EXCEEDED, MAX_LINE, OPS, VERSIONS, request_problems, size
-from doublecheck.limits import MAX_ID, MAX_ID_LENGTH, TooDeep, loads
+from doublecheck.resource_limits import MAX_ID, MAX_ID_LENGTH, TooDeep, loads
 from doublecheck.oracle import variants
 from doublecheck.oracle.errors import (INTERNAL_ERROR, INVALID_REQUEST, UNKNOWN_VARIANT, UNSUPPORTED,
                                        RulesError, quote)
-from doublecheck.oracle.limits import check_perft_depth
+from doublecheck.oracle.request_limits import check_perft_depth
 
 # Seconds one request may run (docs/protocol.md, "Time budget per request"): two hours, room
 # for a perft request of 300 million nodes at 50,000 nodes per second.

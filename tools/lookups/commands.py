@@ -13,7 +13,7 @@ import textwrap
 
 from doublecheck.harness.operations import operation
 from doublecheck.oracle import api, variants
-from doublecheck.oracle.limits import check_perft_depth
+from doublecheck.oracle.request_limits import check_perft_depth
 from doublecheck.oracle.errors import (INVALID_MOVE_TEXT, INVALID_REQUEST, UNKNOWN_RULE,
                                        UNKNOWN_VARIANT, RulesError, UsageError)
 
@@ -112,7 +112,7 @@ def perft_jobs(rules, pos, depth: int, turns: bool) -> int:
     (estimated as the number of first steps to the power of the depth), else one process
     (starting a pool costs more than a small count)."""
     from doublecheck.defaults import PERFT_POOL_NODES
-    from doublecheck.limits import auto_jobs
+    from doublecheck.resource_limits import auto_jobs
     from doublecheck.oracle.perft import steps
 
     first = sum(1 for _ in steps(rules, pos, turns))
@@ -351,7 +351,7 @@ def replay_command(args) -> int:
 
 
 def svg_command(args) -> int:
-    from doublecheck.lookups.svg import svg_for
+    from doublecheck.pictures.svg import svg_for
 
     text = svg_for(args.variant, args.fen, _moves(args), turn=args.turn, title=args.title)
     if not args.output or args.output == "-":

@@ -138,16 +138,21 @@ _TITLES = None
 
 
 def rule_titles(ids, cases_dir=None) -> dict:
-    """Titles of rule ids from the catalogue (empty when the catalogue cannot be read)."""
+    """Titles of rule ids from the catalogue.
+
+    The titles only adorn an answer that stands without them, so a catalogue that cannot
+    be used (``DataError``: a damaged install or a wrong ``--cases-dir``; ``OSError``: a
+    folder that cannot be listed) gives no titles, and the answer goes out without them.
+    Any other exception is a fault in the code and is raised."""
     global _TITLES
     if not ids:
         return {}
     if _TITLES is None or cases_dir is not None:
+        from doublecheck.casefiles import CASES_DIR, DataError, load_rules   # on demand: start-up time
         try:
-            from doublecheck.casefiles import CASES_DIR, load_rules
             catalogue, _ = load_rules(cases_dir or CASES_DIR)
             titles = {k: v.get("title", "") for k, v in catalogue.items()}
-        except Exception:
+        except (DataError, OSError):
             titles = {}
         if cases_dir is not None:
             return {i: titles[i] for i in ids if i in titles}

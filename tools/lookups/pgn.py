@@ -35,7 +35,7 @@ import re
 import textwrap
 from dataclasses import dataclass, field
 
-from doublecheck.limits import MAX_DATA_FILE_BYTES
+from doublecheck.resource_limits import MAX_DATA_FILE_BYTES
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import (FILE_NOT_FOUND, FILE_TOO_LARGE, INVALID_MOVE_TEXT, PGN_SYNTAX,
                                        UNKNOWN_RESULT, UNKNOWN_VARIANT, UNREADABLE_FILE, RulesError,

@@ -22,7 +22,7 @@ from doublecheck.harness.compare import compare, judged_as
 from doublecheck.harness.engines import AdapterEngine
 from doublecheck.harness.runner import expected_nodes
 from doublecheck.oracle import api, variants
-from doublecheck.limits import auto_jobs
+from doublecheck.resource_limits import auto_jobs
 from doublecheck.progress import Progress
 from doublecheck.oracle.errors import UNKNOWN_MUTANT
 

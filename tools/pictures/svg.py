@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from html import escape
 
 from doublecheck.oracle import api, variants
-from doublecheck.lookups.figures import piece_figure
+from doublecheck.pictures.figures import piece_figure
 from doublecheck.oracle.errors import RulesError
 from doublecheck.oracle.explain import piece_name
 from doublecheck.oracle.notation import turn_moves

@@ -2,7 +2,7 @@
 
 docs/protocol.md ("Limits") lists every limit with its reason.  The oracle's
 own limits (FEN, move text, moves per request, perft depth) live in
-``doublecheck.oracle.limits``; the protocol line length is
+``doublecheck.oracle.request_limits``; the protocol line length is
 ``doublecheck.harness.protocol.MAX_LINE``.  Here:
 
 - ``MAX_JSON_DEPTH``: arrays and objects nest at most this deep in a protocol
