@@ -164,7 +164,7 @@ def test_every_command_has_a_named_handler_in_the_cli_module():
     of doublecheck.cli with the command's name, ``<command>_handler`` (the protocol lookups
     share ``lookup_handler``), never a lambda or a handler made from strings."""
     from doublecheck import cli
-    from doublecheck.lookups.operations import OPERATIONS
+    from doublecheck.harness.operations import OPERATIONS
     parsers = subcommand_parsers()
     assert {"run", "serve", "explain", "rules", "mutants", "desk", "docs"} <= set(parsers)
     for command, parser in parsers.items():

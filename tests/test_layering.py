@@ -33,7 +33,7 @@ LAYERS = (
     ("answers a person or a report reads: board pictures, perft counting, the oracle's "
      "reasons and game records",
      ("doublecheck.pictures.*", "doublecheck.perft.*",
-      "doublecheck.lookups.lookup", "doublecheck.lookups.pgn", "doublecheck.lookups.operations")),
+      "doublecheck.lookups.lookup", "doublecheck.lookups.pgn", "doublecheck.harness.operations")),
     ("harness: running an implementation against the cases, and its reports",
      ("doublecheck.harness.*",)),
     ("authoring and the adapter interface: generators, mutants (played by the harness), "

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from doublecheck.defaults import HASH_MB
-from doublecheck.limits import AUTO_JOBS_CAP, JOBS_AUTO, JOBS_PER_CORE
+from doublecheck.resource_limits import AUTO_JOBS_CAP, JOBS_AUTO, JOBS_PER_CORE
 from doublecheck.oracle.errors import INVALID_FEN, UNSUPPORTED, RulesError
 
 DIFF_ITEMS = 200   # moves kept in one missing/extra list of the structured difference
