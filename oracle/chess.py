@@ -508,6 +508,13 @@ class Chess:
         walk(pos, [])
         return found
 
+    def count_turns(self, pos: Position) -> int:
+        """How many ways there are to complete the current turn: ``len(self.turns(pos))``.
+        A variant whose turns are long may count them without playing each one's last
+        move (progressive chess); the turn count of show and the desk and turn-perft's
+        last ply ask this."""
+        return len(self.turns(pos))
+
     # ---------------------------------------------------------------- game end
 
     def status(self, pos: Position, history=()) -> dict:

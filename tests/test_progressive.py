@@ -143,3 +143,84 @@ def test_explain_says_an_early_italian_check_is_illegal_and_why():
     result = lookup.explain("progressive-italian", "4k3/8/8/8/8/8/8/R3K3 w - - 0 2 3 0 0", [], move="Ra8")
     assert not result["legal"] and result["rule"] == "PI1"
     assert "before the last move of the series" in result["reason"]
+
+
+# ------------------------------------------------------------ counting turns
+
+PROGRESSIVE = ("progressive-scottish", "progressive-italian")
+
+
+def series_positions(variant, seed, rules=None):
+    """A position inside or at the start of a series of at most 3 moves: up to 8 random
+    moves from the start or from a busy middle game (a series of 4 is walkable, P8, but
+    takes seconds a walk)."""
+    import random
+    rules = rules or variants.get(variant)
+    rng = random.Random(seed)
+    start = rng.choice([rules.start_fen, "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3 3 0 0"])
+    pos = rules.parse_fen(start)
+    for _ in range(rng.randrange(9)):
+        moves = sorted(rules.legal_moves(pos), key=lambda m: rules.move_text(pos, m))
+        after = rules.play(pos, rng.choice(moves)) if moves else None
+        if after is None or after.state.length > 3:
+            break
+        pos = after
+    return pos
+
+
+def listed_or_refused(how, pos):
+    try:
+        return how(pos)
+    except RulesError as e:
+        return e.code
+
+
+def the_mutants_of(variant):
+    from doublecheck.authoring.mutants import CATALOGUE
+    return [m for m in CATALOGUE.values() if m.variant == variant]
+
+
+@pytest.mark.parametrize("variant", PROGRESSIVE)
+def test_counting_the_turns_agrees_with_listing_them(variant):
+    """count_turns counts a series' last moves instead of playing them (P1: each ends the
+    series); it must give len(turns) and the same P8 refusals, for the oracle and for
+    every catalogued mistake of the variant (whose turn-perft counts go through it)."""
+    rules_list = [variants.get(variant)] + [m.rules() for m in the_mutants_of(variant)]
+    open_game = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3 3 0 0"   # 24,274 series
+    for rules in rules_list:
+        for pos in [rules.parse_fen(open_game)] + [series_positions(variant, seed, rules) for seed in range(8)]:
+            want = listed_or_refused(lambda p: len(rules.turns(p)), pos)
+            assert listed_or_refused(rules.count_turns, pos) == want, (type(rules).__name__, rules.fen(pos))
+
+
+def test_counting_the_turns_refuses_where_listing_them_does(monkeypatch):
+    from doublecheck.oracle.variants import progressive
+    rules = variants.get("progressive-scottish")
+    pos = rules.parse_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 2 3 0 0")    # 3 moves of 2 pieces: over 50 walked
+    monkeypatch.setattr(progressive, "SERIES_WALK_LIMIT", 50)
+    with pytest.raises(RulesError) as caught:
+        rules.count_turns(pos)
+    assert caught.value.code == INVALID_REQUEST
+    monkeypatch.setattr(progressive, "SERIES_WALK_LIMIT", 100_000)
+    assert rules.count_turns(pos) == len(rules.turns(pos)) > 50
+
+
+SMALL_TURN_TREES = (   # turn-perft 2 of at most some 50,000 series, so that the plain walk is quick
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1 0 0",     # the start: series 1 and 2
+    "8/8/8/8/8/8/k7/7K b - - 0 5 2 0 0",                                   # kings: series 2 and 3
+    "8/8/8/8/8/8/k7/R6K b - - 0 5 2 0 0",                                  # in check from a rook: 2 and 3
+    "8/8/8/8/8/2k5/8/R6K w - - 0 5 3 2 0",                                 # the last move of a series of 3
+)
+
+
+@pytest.mark.parametrize("variant", PROGRESSIVE)
+@pytest.mark.parametrize("fen", SMALL_TURN_TREES)
+def test_turn_perft_through_the_table_agrees_with_the_plain_walk(variant, fen):
+    """Turn-perft through the transposition table counts its last ply with count_turns;
+    the plain walk of oracle/perft.py lists every series."""
+    from doublecheck.oracle.perft import perft_turns
+    from doublecheck.perft.cache import Counter, Table
+    rules = variants.get(variant)
+    pos = rules.parse_fen(fen)
+    want = perft_turns(rules, pos, 2)
+    assert want > 0 and Counter(rules, Table(16)).perft_turns(pos, 2) == want

@@ -141,15 +141,11 @@ class Progressive(Chess):
     def turns(self, pos):
         """Every way to finish the current series, as (moves, position after); P8 bounds
         the walk."""
-        if self.left(pos) > MAX_LISTED_LEFT:
-            raise RulesError(INVALID_REQUEST, self.walk_refusal(pos))
-        found, visited = [], [0]
+        found, step = [], self.walk_guard(pos)
 
         def walk(p, line):
             for m in self.legal_moves(p):
-                visited[0] += 1
-                if visited[0] > SERIES_WALK_LIMIT:
-                    raise RulesError(INVALID_REQUEST, self.walk_refusal(pos))
+                step(1)
                 q = self.play(p, m)
                 if self.mid_turn(q):
                     walk(q, line + [m])
@@ -158,6 +154,41 @@ class Progressive(Chess):
 
         walk(pos, [])
         return found
+
+    def count_turns(self, pos) -> int:
+        """``len(self.turns(pos))``, with the same P8 refusals, without playing the series'
+        last moves: each legal move there ends the series (P1), so they are counted, not
+        played (a series of 3 has some 30 times more last moves than earlier ones)."""
+        step = self.walk_guard(pos)
+
+        def walk(p):
+            moves = self.legal_moves(p)
+            if self.left(p) == 1:
+                step(len(moves))
+                return len(moves)
+            n = 0
+            for m in moves:
+                step(1)
+                q = self.play(p, m)
+                n += walk(q) if self.mid_turn(q) else 1
+            return n
+
+        return walk(pos)
+
+    def walk_guard(self, pos):
+        """P8 for a walk through the rest of the series from ``pos``: refused at once with
+        more than MAX_LISTED_LEFT moves left, else a step counter ``step(n)`` that refuses
+        once more than SERIES_WALK_LIMIT positions are walked."""
+        if self.left(pos) > MAX_LISTED_LEFT:
+            raise RulesError(INVALID_REQUEST, self.walk_refusal(pos))
+        visited = [0]
+
+        def step(n):
+            visited[0] += n
+            if visited[0] > SERIES_WALK_LIMIT:
+                raise RulesError(INVALID_REQUEST, self.walk_refusal(pos))
+
+        return step
 
     def walk_refusal(self, pos) -> str:
         return (f"the {self.left(pos)} moves left in this series have too many ways to be played for "

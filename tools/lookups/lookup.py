@@ -242,7 +242,7 @@ def turn_count(rules, pos):
     """How many legal turns there are, or None where the rules refuse to list them (a
     long progressive series has too many ways to be played: the walk is bounded)."""
     try:
-        return len(rules.turns(pos))
+        return rules.count_turns(pos)
     except RulesError as e:
         if e.code != INVALID_REQUEST:
             raise

@@ -135,27 +135,28 @@ class Counter:
         return {text: self.count(after, depth - 1, turns) for text, after in steps(self.rules, pos, turns)}
 
     def _moves(self, pos, depth):
-        return self._walk(pos, depth, self.move_levels, self.rules.legal_moves, self.rules.play)
+        return self._walk(pos, depth, self.move_levels, self.rules.legal_moves, self.rules.play,
+                          lambda p: len(self.rules.legal_moves(p)))
 
     def _turns(self, pos, depth):
-        return self._walk(pos, depth, self.turn_levels, self.rules.turns, _after_turn)
+        return self._walk(pos, depth, self.turn_levels, self.rules.turns, _after_turn,
+                          self.rules.count_turns)
 
-    def _walk(self, pos, depth, levels, steps_from, follow):
+    def _walk(self, pos, depth, levels, steps_from, follow, count_last):
         """The count below ``pos``, remembered per depth in ``levels``: ``steps_from(pos)``
         lists the steps (moves or turns), ``follow(pos, step)`` is the position after one;
-        at depth 1 the steps are counted without being played."""
+        at depth 1 ``count_last(pos)`` counts the steps without playing them."""
         level = levels[depth]
         key = self.rules.perft_key(pos)
         n = level.get(key)
         if n is not None:
             return n
-        found = steps_from(pos)
         if depth == 1:
-            n = len(found)
+            n = count_last(pos)
         else:
             n = 0
-            for step in found:
-                n += self._walk(follow(pos, step), depth - 1, levels, steps_from, follow)
+            for step in steps_from(pos):
+                n += self._walk(follow(pos, step), depth - 1, levels, steps_from, follow, count_last)
         self.table.store(level, key, n)
         return n
 
