@@ -277,22 +277,20 @@ def plugin_trees(cases_dir) -> list[tuple[Path, list[str]]]:
 _told: set[str] = set()   # each plugin left out is said once per process, however often loaded
 
 
-def _leave_out(ids: list[str], trouble: list[str], warn) -> None:
+def _leave_out(ids: list[str], trouble: list[str], warn, what: str | None = None) -> None:
+    """Warn once per problem that a plugin's variants (or ``what``: one of its files) are
+    left out, naming the plugin."""
     who = variants.descriptor(ids[0]).plugin
+    what = what or f"{', '.join(ids)} left out"
     for problem in trouble:
-        message = f"variant plugin {who}: {', '.join(ids)} left out: {problem}"
+        message = f"variant plugin {who}: {what}: {problem}"
         if message not in _told:
             _told.add(message)
             warn(message)
 
 
 def _leave_out_file(ids: list[str], path: Path, trouble: list[str], warn) -> None:
-    who = variants.descriptor(ids[0]).plugin
-    for problem in trouble:
-        message = f"variant plugin {who}: case file {path} left out (its other files are kept): {problem}"
-        if message not in _told:
-            _told.add(message)
-            warn(message)
+    _leave_out(ids, trouble, warn, f"case file {path} left out (its other files are kept)")
 
 
 def load_cases(cases_dir=CASES_DIR, warn=warn_on_stderr, deep: bool = False, wanted=None

@@ -274,17 +274,13 @@ def _variants_of(rule, every) -> str:
 def _matrix(args, cases_dir, catalogue, shown) -> int:
     """rules --matrix: exit 0 when every cell the catalogue does not justify has cases,
     nothing is thin and every declared pair is covered or impossible, else 1."""
-    from doublecheck.casefiles import load_cases
     from doublecheck.lookups import matrix, pairs
 
     if args.id is not None:
         raise UsageError("--matrix shows every rule; give either a rule id or --matrix",
                          "doublecheck rules")
     _known_variants(args.variant, catalogue)
-    cases, problems = load_cases(cases_dir)
-    for problem in problems:
-        if problem not in shown:     # the catalogue's own problems were printed already
-            print(f"warning: {problem}", file=sys.stderr)
+    cases = _cases_told(cases_dir, shown)
     columns = args.variant or matrix.variant_order(catalogue)
     table = matrix.build(catalogue, cases, args.variant, matrix.mutant_kills(cases, columns))
     tables = [pairs.build(v, cases, catalogue, cases_dir) for v in table.variants]
@@ -297,21 +293,28 @@ def _matrix(args, cases_dir, catalogue, shown) -> int:
     return 1 if table.gaps or table.problems or table.thin or failing else 0
 
 
+def _cases_told(cases_dir, shown) -> list:
+    """The cases, each problem of loading them warned about once (the catalogue's own
+    problems, in ``shown``, were printed already)."""
+    from doublecheck.casefiles import load_cases
+    cases, problems = load_cases(cases_dir)
+    for problem in problems:
+        if problem not in shown:
+            print(f"warning: {problem}", file=sys.stderr)
+    return cases
+
+
 def _pairs(args, cases_dir, catalogue, shown) -> int:
     """rules --pairs: the pair tables alone, each pair with its state and its probe; exit 0
     when every declared pair is covered or impossible, else 1 (a variant without a pair
     catalogue is listed as having none yet, as in the matrix)."""
-    from doublecheck.casefiles import load_cases
     from doublecheck.lookups import matrix, pairs
 
     if args.id is not None:
         raise UsageError("--pairs lists the pair tables: not with a rule id",
                          "doublecheck rules")
     _known_variants(args.variant, catalogue)
-    cases, problems = load_cases(cases_dir)
-    for problem in problems:
-        if problem not in shown:
-            print(f"warning: {problem}", file=sys.stderr)
+    cases = _cases_told(cases_dir, shown)
     tables = [pairs.build(v, cases, catalogue, cases_dir)
               for v in (args.variant or matrix.variant_order(catalogue))]
     if args.json:
