@@ -153,9 +153,11 @@ class Monster(Chess):
 
     @staticmethod
     def king_on(board, frm, sq):
-        """The board with the king of frm standing on sq instead (a castling king passing)."""
+        """The board with the king of frm standing on sq instead (a castling king passing,
+        or standing still when sq is frm: emptied first, so that the king stays)."""
         out = list(board)
-        out[sq], out[frm] = out[frm], None
+        king, out[frm] = out[frm], None
+        out[sq] = king
         return out
 
     def threat(self, board, targets) -> bool:
