@@ -170,7 +170,10 @@ class Progressive(Chess):
             for m in moves:
                 step(1)
                 q = self.play(p, m)
-                n += walk(q) if self.mid_turn(q) else 1
+                # a series that goes on but has no legal move left ends there (P4): one way
+                # to finish it; walking q finds that (0) at no extra cost, where mid_turn
+                # would scan q's moves once more
+                n += (walk(q) or 1) if q.state.played else 1
             return n
 
         return walk(pos)

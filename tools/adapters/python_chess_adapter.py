@@ -234,7 +234,24 @@ class Chess:
         """Sequences of ``depth`` complete turns (G7)."""
         if depth == 0:
             return 1
+        if depth == 1:
+            return self.count_turns(pos)
         return sum(self.perft_turns(end, depth - 1) for _, end in self.turns(pos))
+
+    def count_turns(self, pos: Position) -> int:
+        """``len(self.turns(pos))``, counting the moves that surely end the turn instead of
+        playing them (the last ply of a turn-perft is most of its work)."""
+        if self.last_move_of_turn(pos):
+            return len(self.steps(pos))
+        total = 0
+        for step in self.steps(pos):
+            nxt = self.play(pos, step)
+            total += self.count_turns(nxt) if self.goes_on(nxt) else 1
+        return total
+
+    def last_move_of_turn(self, pos: Position) -> bool:
+        """Does every legal move here end the turn?  Only a variant that knows it says yes."""
+        return False
 
     def divide(self, pos: Position, depth: int, turns: bool) -> dict:
         if turns:
@@ -764,6 +781,10 @@ class Monster(ReadsItsOwnMoves, Chess):
                        for sq in (move.from_square, passed_over))
         return False
 
+    def last_move_of_turn(self, pos):
+        """Black's one move and White's move two end the turn (MO2)."""
+        return pos.board.turn == chess.BLACK or pos.mid
+
     def in_check(self, pos) -> bool:
         """White: its king attacked (MO3); Black: within reach of White's two moves (MO4)."""
         if pos.board.turn == chess.WHITE:
@@ -910,26 +931,49 @@ class Progressive(ReadsItsOwnMoves, Chess):
         """Inside a series with a legal move left (P1, P4)."""
         return pos.played > 0 and bool(self.steps(pos))
 
-    def turns(self, pos):
-        """The ways to finish the series, refused beyond the limits of P8."""
+    def walked(self, pos):
+        """P8: refuse a series with too many moves left; else a counter ``walk(n)`` of the
+        positions walked, which refuses past the limit."""
         if self.left(pos) > MOST_MOVES_LISTED:
             raise EngineError(INVALID_REQUEST, f"{self.left(pos)} moves left in the series: a turn "
                                                f"list stops at {MOST_MOVES_LISTED} (P8)")
-        found, walked = [], [0]
+        walked = [0]
 
-        def walk(p, line):
+        def walk(n):
+            walked[0] += n
+            if walked[0] > SERIES_WALK:
+                raise EngineError(INVALID_REQUEST, f"more than {SERIES_WALK} positions walked "
+                                                   f"listing the series (P8)")
+        return walk
+
+    def count_turns(self, pos):
+        """As many as ``turns`` lists, refused where it is (P8), without playing the
+        series' last moves (P1: each ends it)."""
+        walk = self.walked(pos)
+
+        def count(p):
+            steps = self.steps(p)
+            walk(len(steps))
+            if self.left(p) == 1:
+                return len(steps)
+            # a series that goes on with no legal move left ends there (P4): count(q) is 0
+            return sum((count(q) or 1) if q.played else 1 for q in (self.play(p, s) for s in steps))
+        return count(pos)
+
+    def turns(self, pos):
+        """The ways to finish the series, refused beyond the limits of P8."""
+        found, walk = [], self.walked(pos)
+
+        def walk_on(p, line):
             for step in self.steps(p):
-                walked[0] += 1
-                if walked[0] > SERIES_WALK:
-                    raise EngineError(INVALID_REQUEST, f"more than {SERIES_WALK} positions walked "
-                                                       f"listing the series (P8)")
+                walk(1)
                 q = self.play(p, step)
                 if self.goes_on(q):
-                    walk(q, line + [step])
+                    walk_on(q, line + [step])
                 else:
                     found.append((line + [step], q))
 
-        walk(pos, [])
+        walk_on(pos, [])
         return found
 
     def depth_limit(self, turns):
