@@ -5,8 +5,8 @@ file but their cases stay out of ``load_cases()`` and of a default
 ``doublecheck run``; only ``--deep`` brings them in (``--max-nodes`` only leaves cases out).
 
 Recounts (``-m deep``; .ci/run runs a bounded selection): chess counts with
-python-chess, double-move and double-move-anul with the python-chess adapter
-(an implementation that shares no code with the oracle), and for double-chess
+python-chess, the other 8x8 variants with the python-chess adapter (an
+implementation that shares no code with the oracle), and for double-chess
 and symmetric-monster, which have no second implementation, the smallest deep
 case of each with the oracle's plain walk (no transposition table).
 """
@@ -157,7 +157,8 @@ RECORDED = {case["id"]: case.get("computed", {}) for path in sorted(CASES_DIR.gl
             for case in json.loads(path.read_text(encoding="utf-8"))["cases"]}
 CHESS = [c for c in DEEP if c.variant == "chess" and c.nodes < 2 * SECOND_WALK_FROM]
 ADAPTED = [c for c in DEEP if c.variant in ("double-move", "double-move-anul", "marseillais",
-                                            "marseillais-classic") and c.nodes < SECOND_WALK_FROM]
+                                            "marseillais-classic", "monster", "progressive-scottish",
+                                            "progressive-italian") and c.nodes < SECOND_WALK_FROM]
 NO_SECOND = [min((c for c in DEEP if c.variant == v), key=lambda c: c.nodes)
              for v in ("double-chess", "symmetric-monster")]
 
@@ -222,3 +223,31 @@ def test_the_perft_doc_lists_every_deep_count_as_the_files_say():
     rows = "\n".join(deep.deep_rows(CASES_DIR))
     for case in DEEP:
         assert f"| `{case.variant}` | `{case.id.rsplit('/', 1)[1]}` | {case.nodes:,} |" in rows
+
+
+# ------------------------------------------------------------------ the second walks
+
+def test_every_deep_spec_names_a_second_walk_there_is():
+    from doublecheck.authoring import deep
+    from doublecheck.authoring.generate import discover
+    for module in discover():
+        for spec in getattr(module, "DEEP_PERFT", ()):
+            assert spec.second in deep.SECOND_WALKS, (module.VARIANT, spec)
+
+
+@pytest.mark.parametrize("variant,turns", [("progressive-italian", False), ("monster", True)])
+def test_the_adapter_walk_agrees_and_catches_a_wrong_count_or_divide(variant, turns):
+    """The python-chess adapter's walk gives the oracle's count and divide (keys included),
+    and a count or a divide off by one first step is refused."""
+    import io
+    from doublecheck.authoring import deep
+    rules = variants.get(variant)
+    spec = deep.DeepPerft("start", 3, turns=turns, check=True, second="adapter")
+    counted, _ = deep.measure(rules, spec, 1, 16, io.StringIO())
+    assert "gave the same count and divide" in deep.cross_check(rules, spec, counted, 1, io.StringIO())
+    first = next(iter(counted["divide"]))
+    wrong_count = {"nodes": counted["nodes"] + 1, "divide": counted["divide"]}
+    wrong_divide = {"nodes": counted["nodes"], "divide": {**counted["divide"], first: counted["divide"][first] + 1}}
+    for wrong in (wrong_count, wrong_divide):
+        with pytest.raises(deep.DeepError, match="python-chess adapter"):
+            deep.cross_check(rules, spec, wrong, 1, io.StringIO())

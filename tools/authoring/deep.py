@@ -15,6 +15,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+from doublecheck.authoring import adapter_walk as by_adapter
 from doublecheck.authoring.generators import perft_expect, perft_request
 from doublecheck.oracle import api, variants
 from doublecheck.progress import Progress
@@ -24,6 +25,8 @@ from doublecheck.perft.parallel import count
 TOPIC = "generated-deep-perft"
 SECOND_WALK = ("over 100 million nodes: counted again by the plain walk (no cache) when generated, "
                "as its computed.check records")
+ADAPTER_WALK = ("over 100 million nodes: counted again by the python-chess adapter (no code shared "
+                "with the oracle) when generated, as its computed.check records")
 GENERATOR = "doublecheck generate --deep"
 
 
@@ -39,7 +42,8 @@ class DeepPerft:
     divide: bool = True        # also record the count below each first step
     rules: tuple = ("G7",)
     note: str = ""             # where the count is cross-checked, for the case's source
-    check: bool = False        # count it a second time with the plain walk when generating
+    check: bool = False        # count it a second time when generating, with ...
+    second: str = "plain"      # ... this walk: a key of SECOND_WALKS
 
 
 def deep_rows(cases_dir) -> list[str]:
@@ -75,7 +79,8 @@ def _checked(computed: dict | None) -> str:
     check = (computed or {}).get("check")
     if not check:
         return "-"
-    return "plain walk, same count" + (f" ({check.rsplit(' in ', 1)[-1]})" if " in " in check else "")
+    walk = "python-chess adapter" if "python-chess adapter" in check else "plain walk"
+    return f"{walk}, same count" + (f" ({check.rsplit(' in ', 1)[-1]})" if " in " in check else "")
 
 
 def request_of(spec: DeepPerft) -> dict:
@@ -107,16 +112,41 @@ def measure(rules, spec: DeepPerft, jobs: int, hash_mb: int, log) -> tuple[dict,
     return result, seconds
 
 
-def cross_check(rules, spec: DeepPerft, counted: dict, jobs: int, log) -> str:
-    """Count again with the plain walk (no table), split over ``jobs`` processes; the
-    record of the check, or DeepError when the two walks disagree."""
+def plain_walk(rules, spec: DeepPerft, jobs: int, log) -> tuple[dict, float, str]:
+    """The oracle's own walk without the table: the same moves, none of the caching."""
     again, seconds = measure(rules, spec, jobs, 0, log)
-    if again["nodes"] != counted["nodes"] or (spec.divide and again["divide"] != counted["divide"]):
+    return again, seconds, "the plain walk of oracle/perft.py (no cache)"
+
+
+def adapter_walk(rules, spec: DeepPerft, jobs: int, log) -> tuple[dict, float, str]:
+    """A walk sharing no code with the oracle: the python-chess adapter, for the variants it
+    plays (its divide keys are the oracle's)."""
+    label = f"doublecheck generate --deep ({rules.name} {spec.slug} {'turns' if spec.turns else 'moves'} " \
+            f"{spec.depth}, python-chess adapter)"
+    again, seconds = by_adapter.divide(rules.name, spec.fen, spec.moves, spec.depth, spec.turns, jobs, log, label)
+    print(f"{label}: {again['nodes']:,} nodes in {seconds:.1f} s", file=log or sys.stderr, flush=True)
+    return again, seconds, by_adapter.NAME
+
+
+SECOND_WALKS = {"plain": plain_walk, "adapter": adapter_walk}
+
+
+def same_divide(one: dict, other: dict) -> bool:
+    """Divides agree when each first step has the same count (a trailing comma, G8, aside)."""
+    return {k.rstrip(","): v for k, v in one.items()} == {k.rstrip(","): v for k, v in other.items()}
+
+
+def cross_check(rules, spec: DeepPerft, counted: dict, jobs: int, log) -> str:
+    """Count again with the spec's second walk, split over ``jobs`` processes; the record
+    of the check, or DeepError when the two walks disagree."""
+    again, seconds, walk = SECOND_WALKS[spec.second](rules, spec, jobs, log)
+    if again["nodes"] != counted["nodes"] or (spec.divide and not same_divide(again["divide"], counted["divide"])):
         raise DeepError(f"{rules.name} {spec.slug}: the cached walk counted {counted['nodes']:,}, "
-                        f"the plain walk {again['nodes']:,}")
+                        f"{walk} {again['nodes']:,}" + ("" if again["nodes"] != counted["nodes"]
+                                                         else ", with another divide"))
     where = "one process" if jobs == 1 else f"{jobs} local processes"
-    return f"the plain walk of oracle/perft.py (no cache) on {where} gave the same count" \
-           + (" and divide" if spec.divide else "") + f" in {seconds:.1f} s"
+    return f"{walk} on {where} gave the same count" + (" and divide" if spec.divide else "") \
+        + f" in {seconds:.1f} s"
 
 
 class DeepError(Exception):

@@ -24,7 +24,7 @@ second walk in tests/test_progressive.py.
 
 import random
 
-from doublecheck.authoring.deep import SECOND_WALK, DeepPerft
+from doublecheck.authoring.deep import ADAPTER_WALK, DeepPerft
 from doublecheck.authoring.generators import Kit, checked_by, runs
 from doublecheck.oracle import variants
 
@@ -141,9 +141,10 @@ def build(variant: str) -> list[tuple[str, dict]]:
 def deep_perft(variant: str) -> list:
     """The deep tier: perft 6 by moves and turn-perft 3 (1 + 2 + 3 = 6 moves) from the
     start, each over 100 million and checked by a second walk when generated."""
-    return [DeepPerft("start", 5, rules=tuple(PERFT_RULES), note=SECOND_WALK),
-            DeepPerft("start", 6, rules=tuple(PERFT_RULES), note=SECOND_WALK, check=True),
-            DeepPerft("start", 3, turns=True, rules=tuple(PERFT_RULES), note=SECOND_WALK, check=True)]
+    return [DeepPerft("start", 5, rules=tuple(PERFT_RULES), note=ADAPTER_WALK),
+            DeepPerft("start", 6, rules=tuple(PERFT_RULES), note=ADAPTER_WALK, check=True, second="adapter"),
+            DeepPerft("start", 3, turns=True, rules=tuple(PERFT_RULES), note=ADAPTER_WALK, check=True,
+                      second="adapter")]
 
 
 DEEP_PERFT = deep_perft(VARIANT)
