@@ -112,6 +112,8 @@ def constructed_fens(rules, rng, count: int, pool: str = POOL, extra: int = 3, m
                 fen = near_the_draw(rules, pos, rng)
         except RulesError:
             continue
+        if fen is None:
+            continue
         count -= 1
         yield fen
 
@@ -130,10 +132,12 @@ def near_the_draw(rules, pos, rng) -> str:
     FEN field 9), which only a series' end moves, so half of its positions are put before
     the last move of their series (field 8, with as many quiet moves on the halfmove
     clock); every other variant counts the halfmove clock (G2).  A FEN the variant refuses
-    with that clock raises RulesError."""
+    with that clock raises RulesError; None when the clock set is not the one the variant's
+    draws read (a plugin counting something else)."""
     value = automatic_clock_limit(rules) - rng.randint(0, CLOCK_BELOW)
-    if hasattr(pos.state, "quiet"):          # progressive: the quiet-series count of P5
-        state = pos.state._replace(quiet=value)
+    state = pos.state
+    if all(hasattr(state, f) for f in ("quiet", "played", "length")):   # progressive's series (P5, P6.2)
+        state = state._replace(quiet=value)
         if rng.random() < 0.5:
             state = state._replace(played=state.length - 1)
             pos = pos.replace(halfmove=max(pos.halfmove, state.played))
@@ -141,8 +145,8 @@ def near_the_draw(rules, pos, rng) -> str:
     else:
         pos = pos.replace(halfmove=value)
     fen = rules.fen(pos)
-    rules.parse_fen(fen)                      # the variant's own checks of the clocks
-    return fen
+    read = rules.parse_fen(fen)               # the variant's own checks of the clocks
+    return fen if rules.draw_clock(read) == value else None
 
 
 def en_passant_motif(rules, board, rng):
