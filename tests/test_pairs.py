@@ -221,3 +221,52 @@ def test_cli_witness_writes_candidates_that_catch_the_probe(tmp_path, capsys):
         assert not witness.killed_by(made, "chess", witness.variants.get("chess"))
     assert main([*args[:-2], "--budget", "1", "--json"]) == 1     # one position: not found within the budget
     assert json.loads(capsys.readouterr().out)["independent_pair"] is False
+
+
+# ------------------------------------------------------------ the search with a clock
+
+CLOCK_PROBE = "monster/seventy-five-beats-mate"
+
+
+@pytest.mark.parametrize("variant, limit", [("monster", 150), ("progressive-scottish", 15)])
+def test_constructed_positions_with_clock_stand_at_or_just_below_the_automatic_draw(variant, limit):
+    """G3's 150 halfmoves, P5's 15 quiet series: the drawn clock is the limit less 0 to
+    CLOCK_BELOW; without ``clock`` the positions start it at 0."""
+    import random
+    rules = witness.variants.get(variant)
+    assert witness.automatic_clock_limit(rules) == limit
+    clocks = [rules.draw_clock(rules.parse_fen(f))
+              for f in witness.constructed_fens(rules, random.Random(5), 40, clock=True)]
+    assert len(clocks) >= 30 and set(clocks) == set(range(limit - witness.CLOCK_BELOW, limit + 1))
+    plain = [rules.draw_clock(rules.parse_fen(f)) for f in witness.constructed_fens(rules, random.Random(5), 10)]
+    assert plain and set(plain) == {0}
+
+
+def test_the_search_with_a_clock_is_deterministic_and_finds_a_mate_at_the_limit():
+    """The Monster probe that judges the seventy-five-move draw before a mate is found out
+    by a small search with clocks, and the witness makes a case that catches it."""
+    m = CATALOGUE[CLOCK_PROBE]
+    args = dict(budget=60, games=0, want=1, clock=True, ops=("status", "play"))
+    first = witness.search(m.variant, m.rules(), 1, **args)
+    again = witness.search(m.variant, m.rules(), 1, **args)
+    assert first.witnesses
+    assert [w.request for w in first.witnesses] == [w.request for w in again.witnesses]
+    assert first.positions == again.positions and first.requests == again.requests
+    for w in first.witnesses:
+        assert w.checked and w.probe["status"]["reason"] == "seventy-five-moves"
+        assert w.oracle["status"]["reason"] in ("checkmate", "stalemate")
+        made = witness.as_case(m.variant, "monster/pairs/x", ["G3"], "d", "s", w.request, w.colour)
+        assert witness.killed_by(made, m.variant, m.rules())
+        assert not witness.killed_by(made, m.variant, witness.variants.get(m.variant))
+    plain = witness.search(m.variant, m.rules(), 1, **{**args, "clock": False})
+    assert plain.witnesses == []            # with the clocks at 0 the two orders never differ
+
+
+def test_cli_witness_clock_option_reaches_the_search(capsys):
+    from doublecheck.cli import main
+    code = main(["witness", CLOCK_PROBE, "--clock", "--budget", "60", "--games", "0", "--want", "1", "--json"])
+    found = json.loads(capsys.readouterr().out)
+    assert code in (0, 1) and found["witnesses"]
+    assert all(int(w["request"]["fen"].split()[4]) >= 148 for w in found["witnesses"])
+    assert main(["witness", CLOCK_PROBE, "--budget", "60", "--games", "0", "--want", "1", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["witnesses"] == []

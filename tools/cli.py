@@ -723,6 +723,11 @@ mutant that applies the two in the wrong order (its probe: doublecheck rules
 --pairs); a search with that probe finds the positions where the order
 matters. The same arguments always give the same witnesses.
 
+--clock sets the draw clock of every constructed position at or just below
+the automatic move-count draw (the halfmove clock at 148-150 under G3's
+seventy-five-move rule; in progressive chess the quiet series of P5, field 9,
+at 13-15), for the pairs where a mate or stalemate meets that draw.
+
 --out FILE writes them as a case file of candidates (topic
 witness-candidates), each expecting the oracle's answer. Read each one, say
 in its description what the position shows and in its source the ruling that
@@ -736,6 +741,7 @@ examples:
   doublecheck witness chess/dead-position-before-stalemate
   doublecheck witness double-move/mate-after-first-half --seed 7 --budget 800
   doublecheck witness chess/en-passant-rank-only --motif en-passant --out found.json
+  doublecheck witness monster/seventy-five-beats-mate --clock --games 0
 """)
     p.add_argument("mutant", help="a catalogued mutant, <variant>/<slug> (doublecheck mutants --list)")
     p.add_argument("--seed", type=count, default=1, metavar="S", help="the search's seed (default 1)")
@@ -748,6 +754,9 @@ examples:
     p.add_argument("--motif", choices=WITNESS_MOTIFS,
                    help="build every constructed position around this pattern (en-passant: a pawn "
                         "that has just stepped two squares, beside an enemy pawn)")
+    p.add_argument("--clock", action="store_true",
+                   help="draw each constructed position's draw clock at or just below the automatic "
+                        "move-count draw (halfmove clock 148-150; progressive: quiet series 13-15)")
     p.add_argument("--out", metavar="FILE", help="write the witnesses found as a case file of candidates")
     add_json_option(p)
     p.set_defaults(handler=witness_handler)

@@ -11,7 +11,10 @@ The search draws requests from two sources, both deterministic for a seed:
 
 - *small constructed positions*: the two kings and a few pieces drawn from a
   pool, placed at random, with the side to move and (sometimes) an en passant
-  target drawn too; every FEN the variant refuses is dropped;
+  target drawn too; every FEN the variant refuses is dropped.  With ``clock``
+  the count the automatic move-count draw reads (the halfmove clock of G3, or
+  progressive chess's quiet series of P5) is drawn at or just below that
+  draw's limit, so that a mate or stalemate may meet the draw;
 - *positions reached by play*: seeded random games from the start position,
   looked at after every move, so at turn boundaries and between the halves.
 
@@ -43,6 +46,7 @@ from doublecheck.oracle.errors import EngineError, RulesError
 POOL = "QRBNPPqrbnpp"       # the pieces a constructed position draws from
 MOVES_PER_POSITION = 24     # at most this many single moves are played from one position
 PLIES = 60                  # the length of a searched game
+CLOCK_BELOW = 2             # with ``clock``: the draw clock is drawn from limit - CLOCK_BELOW .. limit
 
 
 @dataclass
@@ -76,10 +80,12 @@ class Found:
 
 # ------------------------------------------------------------------ positions
 
-def constructed_fens(rules, rng, count: int, pool: str = POOL, extra: int = 3, motif=None):
+def constructed_fens(rules, rng, count: int, pool: str = POOL, extra: int = 3, motif=None,
+                     clock: bool = False):
     """Up to ``count`` FENs of small positions the variant accepts: two kings and up to
     ``extra`` pieces of ``pool``, placed at random, around a ``motif`` (a name of MOTIFS:
-    a few pieces placed first, with the side to move and field 4 they need) when given."""
+    a few pieces placed first, with the side to move and field 4 they need) when given;
+    with ``clock``, the draw clock set near the automatic draw (``near_the_draw``)."""
     g = rules.geometry
     squares = [s for s in range(len(g.name)) if g.name[s]]
     tries = 0
@@ -101,11 +107,46 @@ def constructed_fens(rules, rng, count: int, pool: str = POOL, extra: int = 3, m
             ep = ep_guess(rules, board, turn, rng)
         fen = f"{placement_of(rules, board)} {turn} - {ep} 0 {rng.randint(2, 40)}"
         try:
-            rules.parse_fen(fen)
+            pos = rules.parse_fen(fen)
+            if clock:
+                fen = near_the_draw(rules, pos, rng)
         except RulesError:
+            continue
+        if fen is None:
             continue
         count -= 1
         yield fen
+
+
+def automatic_clock_limit(rules) -> int:
+    """The draw clock at which the game is drawn without a claim under the rules' options:
+    150 halfmoves under G3's default, 15 quiet series under P5 (the first clock entry of
+    ``draw_endings['automatic']``)."""
+    return next(at_least for _, at_least, _ in rules.draw_endings["automatic"] if at_least is not None)
+
+
+def near_the_draw(rules, pos, rng) -> str:
+    """The FEN of ``pos`` with its draw clock (``rules.draw_clock``) drawn from the automatic
+    limit less 0 to CLOCK_BELOW: at the limit a status meets the draw at once, below it a
+    move or turn may bring the clock there.  Progressive chess counts quiet series (P5,
+    FEN field 9), which only a series' end moves, so half of its positions are put before
+    the last move of their series (field 8, with as many quiet moves on the halfmove
+    clock); every other variant counts the halfmove clock (G2).  A FEN the variant refuses
+    with that clock raises RulesError; None when the clock set is not the one the variant's
+    draws read (a plugin counting something else)."""
+    value = automatic_clock_limit(rules) - rng.randint(0, CLOCK_BELOW)
+    state = pos.state
+    if all(hasattr(state, f) for f in ("quiet", "played", "length")):   # progressive's series (P5, P6.2)
+        state = state._replace(quiet=value)
+        if rng.random() < 0.5:
+            state = state._replace(played=state.length - 1)
+            pos = pos.replace(halfmove=max(pos.halfmove, state.played))
+        pos = pos.replace(state=state)
+    else:
+        pos = pos.replace(halfmove=value)
+    fen = rules.fen(pos)
+    read = rules.parse_fen(fen)               # the variant's own checks of the clocks
+    return fen if rules.draw_clock(read) == value else None
 
 
 def en_passant_motif(rules, board, rng):
@@ -233,15 +274,17 @@ def second_opinion(variant: str):
 
 
 def search(variant: str, probe, seed: int, budget: int = 400, games: int = 20,
-           pool: str = POOL, extra: int = 3, want: int = 4, ops=OPS, motif=None) -> Found:
+           pool: str = POOL, extra: int = 3, want: int = 4, ops=OPS, motif=None,
+           clock: bool = False) -> Found:
     """Witnesses where ``probe`` (a rules object making one mistake) and the oracle differ:
-    ``budget`` constructed positions, then the positions of ``games`` random games, until
-    ``want`` witnesses of each colour are found.  The same arguments give the same result."""
+    ``budget`` constructed positions (their draw clock near the automatic draw with
+    ``clock``), then the positions of ``games`` random games, until ``want`` witnesses of
+    each colour are found.  The same arguments give the same result."""
     oracle = variants.get(variant)
     rng = random.Random(seed)
     other_view = second_opinion(variant)
     found = Found()
-    sources = (("constructed", constructed_fens(oracle, rng, budget, pool, extra, motif)),
+    sources = (("constructed", constructed_fens(oracle, rng, budget, pool, extra, motif, clock)),
                ("played", played_fens(oracle, rng, games)))
     for origin, fens in sources:
         for fen in fens:
@@ -339,7 +382,7 @@ def witness_command(args) -> int:
         raise DataError(UNKNOWN_MUTANT, f"unknown mutant {args.mutant!r}; 'doublecheck mutants --list' "
                                          f"shows the {len(CATALOGUE)} known ones")
     found = search(mutant.variant, mutant.rules(), args.seed, budget=args.budget, games=args.games,
-                   want=args.want, motif=args.motif)
+                   want=args.want, motif=args.motif, clock=args.clock)
     pair = found.independent_pair()
     if args.json:
         print(json.dumps({"mutant": mutant.name, "seed": args.seed, "positions": found.positions,

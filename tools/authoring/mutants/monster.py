@@ -4,11 +4,13 @@ Most come from reusing a chess engine's rules where Monster's differ: check and
 king safety judged one move at a time (MO3, MO4), castling tested against
 present attacks only (MO7), en passant timing copied from chess or from the
 other two-move variants (MO6), White's army given chess's castling (MO7), and
-chess's dead-position draw (MO9).  The catalogue entries (slug, rule id,
+chess's dead-position draw (MO9), and G3's order of endings reversed (the
+seventy-five-move draw judged before a mate or stalemate the same turn gives).  The catalogue entries (slug, rule id,
 description, witness request, why) are data, in ``monster.json`` beside this
 module.
 """
 
+from doublecheck.authoring.mutants.common import SeventyFiveBeatsMateMixin  # noqa: F401 (an entry's bases)
 from doublecheck.oracle.chess import Chess, castle_rule
 from doublecheck.oracle.position import BLACK, WHITE, Position
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN

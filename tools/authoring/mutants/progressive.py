@@ -120,6 +120,20 @@ class TenSeriesAutomatic:
         return super().status(pos, history)
 
 
+class QuietDrawBeatsMate:
+    """P5.1 reversed: the automatic quiet-series draw is looked at before checkmate and
+    stalemate, so the series that completes the fifteenth quiet one and mates is a draw
+    (the order of the other endings is kept: a dead position, a draw either way, stays one)."""
+
+    def status(self, pos, history=()):
+        found = super().status(pos, history)
+        reason, at_least, _ = self.draw_endings["automatic"][0]     # the count comes first in G3's table
+        if found["reason"] in ("checkmate", "stalemate") and not pos.state.played \
+                and self.draw_clock(pos) >= at_least:
+            return game_over(reason)
+        return found
+
+
 class SeriesLengthInIdentity:
     """P6.1 forgotten: the series length counts for repetition, so no position repeats."""
 
