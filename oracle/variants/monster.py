@@ -153,9 +153,12 @@ class Monster(Chess):
 
     @staticmethod
     def king_on(board, frm, sq):
-        """The board with the king of frm standing on sq instead (a castling king passing)."""
+        """The board with the king of frm standing on sq instead (a castling king passing).
+        The king's own square (MO7: never castling out of a check) is the board as it is:
+        emptying frm after filling sq would lose the king there, and with it the threat."""
         out = list(board)
-        out[sq], out[frm] = out[frm], None
+        if sq != frm:
+            out[sq], out[frm] = out[frm], None
         return out
 
     def threat(self, board, targets) -> bool:
