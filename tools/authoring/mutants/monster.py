@@ -132,6 +132,18 @@ class CastlingPastPresentAttacksOnly(Monster):
         return super().black_move_threatened(pos, move)
 
 
+class CastlingOutOfTwoMoveCheck(Monster):
+    """Black's castling tests the squares the king crosses and lands on against White's two
+    moves, but its own square only against a present attack (chess's castling code)."""
+
+    def black_move_threatened(self, pos, move):
+        if move.castle is not None:
+            path = self.king_path(self.castle_by_rook[move.castle])
+            return (self.threat(self.move_board(pos, move), NO_TARGETS)
+                    or any(self.threat(self.king_on(pos.board, move.frm, sq), NO_TARGETS) for sq in path[1:-1]))
+        return super().black_move_threatened(pos, move)
+
+
 class DeadPositionDraws(Monster):
     """Chess's dead-position draw: king against king (or a minor piece) is drawn."""
 
