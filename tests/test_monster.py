@@ -245,6 +245,25 @@ def test_turns_agree_with_play():
         assert walked == fast and walked
 
 
+def test_count_turns_counts_what_turns_lists():
+    """``count_turns`` (turn-perft's last ply) counts White's moves two without playing
+    them: the same number as the turn list, for White at a boundary, between its moves,
+    and for Black, also where a move one has no move two after it."""
+    rules = variants.get("monster")
+    for fen in (START, "r4rk1/pp3ppp/2n5/8/8/2N5/2PPBP2/2B1K1N1 b - - 0 30 -",
+                "rnbqkbnr/ppp1pppp/8/3pP3/8/8/2PP1P2/4K3 w kq d6 0 3 -", "4k3/8/8/8/8/8/2PP4/r3K3 w - - 0 10 -",
+                "8/8/3k4/8/3K4/8/8/r7 b - - 0 10 -"):
+        pos = rules.parse_fen(fen)
+        for _ in range(3):
+            listed = rules.turns(pos)
+            assert rules.count_turns(pos) == len(listed), rules.fen(pos)
+            if not listed:    # the game is over here (MO5)
+                break
+            half = rules.play(pos, listed[0][0][0])
+            assert rules.count_turns(half) == len(rules.turns(half)), rules.fen(half)
+            pos = listed[len(listed) // 2][1]
+
+
 def test_explain_names_the_two_move_threat():
     answer = api.handle({"variant": "monster", "op": "moves", "moves": ["e2e4,e4e5", "f7f6", "e1e2,e5f6"]})
     assert "e8e7" not in answer["moves"]

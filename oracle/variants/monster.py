@@ -91,6 +91,13 @@ class Monster(Chess):
             found.extend(([first, m], self.end_turn(half, m)) for m in self.legal_moves(half))
         return found
 
+    def count_turns(self, pos) -> int:
+        """``len(self.turns(pos))`` without playing the turns' last moves: each ends the
+        turn (MO2), so White's moves two are counted after each move one, not played."""
+        if not self.first_of_two(pos):
+            return len(self.legal_moves(pos))
+        return sum(len(self.legal_moves(self.after_move_one(pos, first))) for first in self.pseudo_moves(pos))
+
     def after_move_one(self, pos, move):
         """White's move one played, White to move again (field 7 ``m``).  Under the MO6.1
         alternative the square a double step passed over is kept, pending (MO6)."""

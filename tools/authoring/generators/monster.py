@@ -16,7 +16,7 @@ The counts are recounted by the independent python-chess walk of
 tests/test_monster.py.
 """
 
-from doublecheck.authoring.deep import DeepPerft
+from doublecheck.authoring.deep import ADAPTER_WALK, DeepPerft
 from doublecheck.authoring.generators import Kit, checked_by, random_game, runs
 
 VARIANT = "monster"
@@ -74,10 +74,17 @@ def files() -> list[tuple[str, dict]]:
         f"and the FEN and status at the end.", playout_cases(kit))
 
 
-# The deep tier, kept small: the oracle counts Monster at about 100,000 nodes a second (each
-# Black move asks whether any White move one leads to a capture, MO4), so a count of 100
-# million nodes would take hours here and is left out.  Perft 6 from the start (White's first
-# turn, Black's reply, White's second turn, Black's reply) and turn-perft 3 from the start.
+# The deep tier.  From the start: perft 6 (White's turn, Black's reply, White's turn, Black's
+# reply) and turn-perft 3.  Then the counts of over 100 million, each checked by the
+# python-chess adapter: a Black move costs the most (it asks whether any White move one
+# leads to a capture, MO4), so they are counted from a position where Black has few moves
+# and White's pieces many, ending on White's move two: perft 6 and turn-perft 4 (Black,
+# White's two moves, Black, White's two moves: the same sequences, walked by turns).
 SMALL = "below 100 million nodes: counted once, with the transposition cache"
+PIECES = "r4rk1/pp3ppp/2n5/8/8/2N5/2PPBP2/2B1K1N1 b - - 0 30 -"
 DEEP_PERFT = [DeepPerft("start", 6, rules=tuple(PERFT_RULES), note=SMALL),
-              DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), note=SMALL)]
+              DeepPerft("start", 3, turns=True, rules=tuple(TURN_RULES), note=SMALL),
+              DeepPerft("pieces", 6, fen=PIECES, rules=tuple(PERFT_RULES), note=ADAPTER_WALK, check=True,
+                        second="adapter"),
+              DeepPerft("pieces", 4, turns=True, fen=PIECES, rules=tuple(TURN_RULES), note=ADAPTER_WALK,
+                        check=True, second="adapter")]
