@@ -38,13 +38,8 @@ def ids(cases):
 
 # Variants whose deep tier is not computed yet: each test below fails for them, shown as
 # an expected failure with the reason (strict: computing the counts makes it an error to
-# leave the variant here).  Nothing else may be listed.
-NOT_YET_COUNTED = {
-    "monster": "counts of 4.5 million only: the oracle walks Monster at about 100,000 nodes "
-               "a second, so 100 million takes hours (docs/perft.md)",
-    "progressive-scottish": "DEEP_PERFT is declared but not yet counted (docs/perft.md)",
-    "progressive-italian": "DEEP_PERFT is declared but not yet counted (docs/perft.md)",
-}
+# leave the variant here).  Empty: every variant's deep tier is counted.
+NOT_YET_COUNTED: dict[str, str] = {}
 
 
 def each_variant():
@@ -57,19 +52,12 @@ def test_the_deep_tier_files_have_no_problem():
     assert {c.variant for c in DEEP} <= set(variants.VARIANT_NAMES)
 
 
-@pytest.mark.parametrize("variant", [v for v in variants.VARIANT_NAMES if v not in NOT_YET_COUNTED
-                                     or v == "monster"])
+@pytest.mark.parametrize("variant", each_variant())
 def test_every_variant_has_a_deep_tier(variant):
     mine = [c for c in DEEP if c.variant == variant]
     assert any(c.request.get("turns") for c in mine), variant
     assert any(not c.request.get("turns") for c in mine), variant
     assert all(c.request["op"] == "perft" and c.nodes for c in mine)
-
-
-@pytest.mark.parametrize("variant", [v for v in NOT_YET_COUNTED if v != "monster"])
-@pytest.mark.xfail(reason="DEEP_PERFT declared, not yet counted", strict=True)
-def test_every_variant_has_a_deep_tier_pending(variant):
-    test_every_variant_has_a_deep_tier(variant)
 
 
 def test_a_default_load_leaves_the_deep_tier_out():
