@@ -223,7 +223,8 @@ def test_every_deep_spec_names_a_second_walk_there_is():
             assert spec.second in deep.SECOND_WALKS, (module.VARIANT, spec)
 
 
-@pytest.mark.parametrize("variant,turns", [("progressive-italian", False), ("monster", True)])
+@pytest.mark.parametrize("variant,turns", [("progressive-italian", False), ("monster", True),
+                                           ("double-move", False)])
 def test_the_adapter_walk_agrees_and_catches_a_wrong_count_or_divide(variant, turns):
     """The python-chess adapter's walk gives the oracle's count and divide (keys included),
     and a count or a divide off by one first step is refused."""

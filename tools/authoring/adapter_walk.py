@@ -64,5 +64,8 @@ def divide(variant: str, fen, moves, depth: int, turns: bool = False, jobs: int 
 
 
 def key(tokens: list[str]) -> str:
-    """A first step as the oracle's divide names it: its moves joined by commas."""
+    """A first step as the oracle's divide names it: a move as written (double-move's
+    ``e2e4`` and ``e2e4,`` are two moves, G8), a turn as its moves joined by commas."""
+    if len(tokens) == 1:
+        return tokens[0]
     return ",".join(t.rstrip(",") for t in tokens)
