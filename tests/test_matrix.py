@@ -409,6 +409,19 @@ def test_the_kill_record_counts_curated_cases_only(tree):
         assert record.kill_record(cases, ["double-move-anul"], path=kept) == rec
     kept.write_text("[1, 2")
     assert record.kill_record(cases, ["double-move-anul"], path=kept) == rec
+    # a progress line hears of each variant as its mutants run (generate's kill-record line)
+    heard = []
+
+    class Heard:
+        def start(self, name):
+            heard.append(("start", name))
+
+        def finish(self, name, bad=False):
+            heard.append(("finish", name))
+
+    assert record.kill_record(cases, ["double-move-anul"], path=kept, progress=Heard()) == rec
+    assert heard == [("start", "double-move-anul"), ("finish", "double-move-anul")]
+    assert record.variants_recorded(["double-move-anul"]) == 1
 
 
 def test_the_kill_records_source_digest_follows_code_not_prose(tmp_path):

@@ -343,11 +343,13 @@ def perft_text(text: str, docs_dir: Path) -> str:
 
 
 def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
-                   fresh: bool = False) -> dict[Path, str]:
+                   fresh: bool = False, progress=None) -> dict[Path, str]:
     """Every derived file with the text it should have (files that exist only).
 
     The docs' tables come from the catalogue as read against the schemas on
     disk; ``fresh`` reads the schemas again (after they were just rewritten).
+    ``progress`` makes a Progress line (``doublecheck.progress``) of the kill
+    record, the slow part: a function of its total (the variants) giving it.
     """
     if fresh:
         casefiles.schema.cache_clear()
@@ -381,7 +383,12 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
     if mutants.exists():
         from doublecheck.authoring.mutants import record
         cases, _ = casefiles.load_cases(CASES_DIR, warn=lambda message: None)
-        kills = record.kill_record(cases, variants=set(REGISTRY))   # a plugin's mutants: its own
+        chosen = set(REGISTRY)                                       # a plugin's mutants: its own
+        if progress is None:
+            kills = record.kill_record(cases, variants=chosen)
+        else:
+            with progress(record.variants_recorded(chosen)) as line:
+                kills = record.kill_record(cases, variants=chosen, progress=line)
         out[record.RECORD] = record.record_text(kills)
         out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(record.counts_of(kills, cases)),
                                 "docs/mutants.md", (MUTANTS_START, MUTANTS_END))

@@ -34,6 +34,7 @@ defines ``DEEP_PERFT = [DeepPerft(...), ...]`` gets a
 it they are left alone.
 """
 
+import functools
 import importlib
 import json
 import site
@@ -290,7 +291,9 @@ def generate_command(cases_dir=CASES_DIR, variant=None, check=False,
              if rel.split("/")[0] not in homes.refused}
     project = own_tree and not deep and not plugin    # doublecheck's own derived files are in play
     try:
-        kept = derived.expected_texts() if project else {}
+        record_line = functools.partial(Progress, "doublecheck generate: kill record", unit="variants",
+                                        bad=None, stream=err, quiet=quiet)
+        kept = derived.expected_texts(progress=record_line) if project else {}
         if own_tree and not deep:   # the rule table of each plugin's doc page, in its own tree
             kept.update(derived.page_texts([(homes.doc_page(v), v, str(homes.doc_page(v)))
                                             for v in homes.folders if homes.doc_page(v) is not None]))

@@ -104,23 +104,32 @@ def stored(path: Path = RECORD) -> dict:
         return {"variants": {}}
 
 
-def kill_record(cases, variants=None, path: Path = RECORD) -> dict:
+def kill_record(cases, variants=None, path: Path = RECORD, progress=None) -> dict:
     """{"variants": {variant: {"fingerprint": ..., "killers": {mutant: [case ids]}}}} for
-    the variants of the catalogue (or those named), reusing every entry still fresh."""
+    the variants of the catalogue (or those named), reusing every entry still fresh.
+    ``progress`` (a ``doublecheck.progress.Progress`` over the variants) hears of each
+    variant as its mutants are run, which takes minutes when the cases changed."""
     source = _source_digest()
     old = stored(path)["variants"]
-    names = sorted({m.variant for m in CATALOGUE.values()})
+    names = [v for v in sorted({m.variant for m in CATALOGUE.values()}) if variants is None or v in variants]
     out = {}
     for v in names:
-        if variants is not None and v not in variants:
-            continue
+        if progress:
+            progress.start(v)
         digest = fingerprint(cases, v, source)
         entry = old.get(v)
         if not _fresh(entry, digest, v):
             entry = {"fingerprint": digest,
                      "killers": {m.name: killers(m, cases) for m in CATALOGUE.values() if m.variant == v}}
         out[v] = entry
+        if progress:
+            progress.finish(v)
     return {"variants": out}
+
+
+def variants_recorded(variants=None) -> int:
+    """How many variants ``kill_record`` goes through (the total of its progress)."""
+    return len({m.variant for m in CATALOGUE.values() if variants is None or m.variant in variants})
 
 
 def _fresh(entry, digest: str, variant: str) -> bool:
