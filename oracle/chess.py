@@ -556,6 +556,11 @@ class Chess:
         ``draw_endings`` its own thresholds."""
         return pos.halfmove
 
+    def with_draw_clock(self, pos: Position, value: int) -> Position:
+        """``pos`` with the count ``draw_clock`` reads set to ``value`` (the witness search
+        puts positions at the automatic draw's mark this way)."""
+        return pos.replace(halfmove=value)
+
     def dead_position(self, pos: Position) -> bool:
         """G4: only kings, plus one minor piece, or only bishops all on squares of one colour."""
         others = [(sq, p) for sq, p in enumerate(pos.board) if p is not None and p[-1] not in "Kk"]

@@ -180,15 +180,18 @@ def test_a_probe_that_is_no_mutant_of_the_variant_is_a_problem(tmp_path):
 def test_cli_pairs_lists_each_pair_with_its_state_and_probe(tmp_path, capsys):
     from doublecheck.cli import main
     entry = {"conditions": ["a", "b"], "ruling": "R1", "cases": ["chess/topic/w", "chess/topic/b"],
-             "probe": "chess/dead-position-before-stalemate"}
+             "probe": "chess/dead-position-before-stalemate", "search": ["--clock"]}
     scratch(tmp_path, [entry], [WHITE_CASE, OTHER_CASE])
     assert main(["rules", "--pairs", "--cases-dir", str(tmp_path / "cases")]) == 0
     out = capsys.readouterr().out
     assert "a + b: covered by R1, 2 case(s), 2 independent, black/white" in out
-    assert "probe: chess/dead-position-before-stalemate (doublecheck witness " in out
+    # the hint is a command that finds the probe out: with the search options the entry names
+    assert "probe: chess/dead-position-before-stalemate (doublecheck witness " \
+           "chess/dead-position-before-stalemate --clock)" in out
     assert main(["rules", "--pairs", "--json", "--cases-dir", str(tmp_path / "cases")]) == 0
     (table,) = json.loads(capsys.readouterr().out)["pairs"]
     assert table["pairs"][0]["probe"] == "chess/dead-position-before-stalemate"
+    assert table["pairs"][0]["search"] == ["--clock"]
     scratch(tmp_path / "2", [], [WHITE_CASE])
     assert main(["rules", "--pairs", "--cases-dir", str(tmp_path / "2" / "cases")]) == 1
     assert "a + b: MISSING" in capsys.readouterr().out
@@ -270,3 +273,154 @@ def test_cli_witness_clock_option_reaches_the_search(capsys):
     assert all(int(w["request"]["fen"].split()[4]) >= 148 for w in found["witnesses"])
     assert main(["witness", CLOCK_PROBE, "--budget", "60", "--games", "0", "--want", "1", "--json"]) == 1
     assert json.loads(capsys.readouterr().out)["witnesses"] == []
+
+
+# ------------------------------------------------------------ the search with repetitions
+
+REPEAT_PROBES = ["chess/fivefold-before-seventy-five", "monster/fivefold-before-seventy-five",
+                 "double-move-anul/fivefold-before-seventy-five"]
+
+
+def occurrences(rules, request):
+    """How often the request's FEN position stands at a turn boundary along its moves (the FEN's
+    own counted), and the draw clock at the end."""
+    pos = rules.parse_fen(request["fen"])
+    start, seen = rules.identity(pos), 1
+    for text in request["moves"]:
+        pos = rules.play(pos, rules.parse_move(pos, text))
+        seen += not rules.mid_turn(pos) and rules.identity(pos) == start
+    return seen, rules.draw_clock(pos)
+
+
+@pytest.mark.parametrize("probe", REPEAT_PROBES)
+def test_the_repeat_search_is_deterministic_and_meets_the_fifth_occurrence_at_the_clock_mark(probe):
+    """G3.2: the search with ``repeat`` walks each constructed position back to its fifth
+    occurrence, reaching the automatic move-count mark on the same move; there the oracle
+    names the clock and the probe the repetition, and the case made catches the probe only."""
+    m = CATALOGUE[probe]
+    args = dict(budget=20, games=0, want=1, repeat=True)
+    first = witness.search(m.variant, m.rules(), 1, **args)
+    again = witness.search(m.variant, m.rules(), 1, **args)
+    assert first.witnesses and first.independent_pair() is not None
+    assert [w.request for w in first.witnesses] == [w.request for w in again.witnesses]
+    oracle = witness.variants.get(m.variant)
+    for w in first.witnesses:
+        assert w.request["op"] == "status"
+        assert occurrences(oracle, w.request) == (5, witness.automatic_clock_limit(oracle))
+        assert (w.oracle["status"]["reason"], w.probe["status"]["reason"]) == ("seventy-five-moves",
+                                                                               "fivefold-repetition")
+        made = witness.as_case(m.variant, f"{m.variant}/end-pairs/x", ["G3.2"], "d", "s", w.request, w.colour)
+        assert witness.killed_by(made, m.variant, m.rules())
+        assert not witness.killed_by(made, m.variant, oracle)
+    plain = witness.search(m.variant, m.rules(), 1, **{**args, "repeat": False})
+    assert plain.witnesses == []            # without the history the two draws never meet
+
+
+@pytest.mark.parametrize("variant, fen, turns", [
+    ("chess", "7r/8/8/k7/8/8/K7/7R w - - 0 20", 4),                  # one-move turns: out, out, back, back
+    ("double-move-anul", "7r/8/8/k7/8/8/K7/7R w - - 0 20 -", 2),     # two-move turns: each king out and back
+    ("monster", "7r/8/8/k7/8/8/K7/8 w - - 0 20 -", 4),               # White two moves, Black one
+])
+def test_a_return_cycle_brings_the_position_back_with_king_moves_only(variant, fen, turns):
+    rules = witness.variants.get(variant)
+    pos = rules.parse_fen(fen)
+    cycle = witness.return_cycle(rules, pos)
+    assert cycle is not None
+    boundaries, after = 0, pos
+    for text in cycle:
+        before = after
+        after = rules.play(after, rules.parse_move(after, text))
+        assert before.board[rules.parse_move(before, text).frm] in ("K", "k")
+        boundaries += not rules.mid_turn(after)
+    assert boundaries == turns and rules.identity(after) == rules.identity(pos)
+    assert witness.return_cycle(rules, rules.parse_fen(fen)) == cycle    # deterministic
+
+
+def test_a_position_whose_kings_cannot_walk_back_gives_no_repetition_request():
+    rules = witness.variants.get("chess")
+    stuck = "k7/8/1Q6/8/8/8/8/7K b - - 0 30"          # Black's king has no move at all (stalemate)
+    assert witness.return_cycle(rules, rules.parse_fen(stuck)) is None
+    assert witness.repetition_request(rules, stuck) is None
+
+
+@pytest.mark.parametrize("variant, value", [("chess", 141), ("progressive-italian", 7)])
+def test_with_draw_clock_sets_what_draw_clock_reads(variant, value):
+    rules = witness.variants.get(variant)
+    pos = rules.with_draw_clock(rules.parse_fen(rules.start_fen), value)
+    assert rules.draw_clock(rules.parse_fen(rules.fen(pos))) == value
+
+
+def test_cli_witness_repeat_option_reaches_the_search(capsys):
+    from doublecheck.cli import main
+    probe = REPEAT_PROBES[0]
+    code = main(["witness", probe, "--repeat", "--budget", "20", "--games", "0", "--want", "1", "--json"])
+    found = json.loads(capsys.readouterr().out)
+    assert code == 0 and found["witnesses"]
+    assert all(len(w["request"]["moves"]) >= 16 for w in found["witnesses"])
+    assert main(["witness", probe, "--budget", "20", "--games", "0", "--want", "1", "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)["witnesses"] == []
+
+
+# ------------------------------------------------------------ the end pairs' cases
+
+def end_pair_cases():
+    from pathlib import Path
+    from doublecheck.packaged import CASES_DIR
+    for path in sorted(Path(CASES_DIR).glob("*/end-pairs.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for c in data["cases"]:
+            yield pytest.param(data["variant"], c, id=c["id"])
+
+
+ENDINGS = {                       # a case's slug: the reason named, and what must hold at the end
+    "fifth-occurrence": "seventy-five-moves",
+    "dead-position-at": "dead-position",
+    "stalemate-in-a-dead-position": "stalemate",
+    "checkmate-at": "checkmate",
+    "stalemate-at": "stalemate",
+    "no-legal-turn-at": "no-legal-turn",
+}
+
+
+@pytest.mark.parametrize("variant, case", list(end_pair_cases()))
+def test_each_end_pair_case_holds_both_of_its_conditions(variant, case):
+    """The premise of every case of cases/<variant>/end-pairs.json, recounted with the rules'
+    own predicates (not their order in ``status``): the two conditions of its pair hold at
+    the end of its moves, and the expected reason is the one its ruling names."""
+    from doublecheck.oracle import api
+    rules = witness.variants.get(variant)
+    slug = case["id"].split("/")[-1]
+    kind = next(k for k in ENDINGS if slug.startswith(k))
+    line = api.replay(rules, case["request"]["fen"], case["request"].get("moves"))
+    final = line.final
+    assert not rules.mid_turn(final)
+    assert case["expect"]["status"]["reason"] == ENDINGS[kind]
+    at_mark = rules.draw_clock(final) >= witness.automatic_clock_limit(rules)
+    no_move = not rules.legal_moves(final)
+    if kind == "fifth-occurrence":
+        key = rules.identity(final)
+        assert key == rules.identity(line.start) and 1 + list(line.history).count(key) == 5 and at_mark
+    elif kind == "dead-position-at":
+        assert rules.dead_position(final) and at_mark and not no_move
+    elif kind == "stalemate-in-a-dead-position":
+        assert rules.dead_position(final) and no_move and not rules.in_check(final)
+    else:
+        assert at_mark and no_move and rules.in_check(final) == (kind == "checkmate-at")
+
+
+def test_cli_witness_pool_and_extra_reach_the_search_and_bad_ones_are_refused(capsys):
+    """--pool and --extra choose what a constructed position holds besides the kings: with
+    BNbn and one piece every position is a dead one, where a stalemate meets G4 (G5.1)."""
+    from doublecheck.cli import main
+    probe = "chess/dead-position-before-stalemate"
+    code = main(["witness", probe, "--pool", "BNbn", "--extra", "1", "--budget", "3000", "--games", "0",
+                 "--want", "1", "--json"])
+    found = json.loads(capsys.readouterr().out)
+    assert code == 0 and found["witnesses"]
+    for w in found["witnesses"]:
+        placement = w["request"]["fen"].split()[0]
+        others = [ch for ch in placement if ch.isalpha() and ch not in "Kk"]
+        assert len(others) == 1 and others[0] in "BNbn"
+    for bad in (["--pool", "KQ"], ["--pool", ""], ["--extra", "9"], ["--extra", "0"]):
+        assert main(["witness", probe, *bad]) == 2
+        assert "witness" in capsys.readouterr().err

@@ -179,6 +179,24 @@ def positive(text: str) -> int:
     return value
 
 
+WITNESS_PIECES = "QRBNPqrbnp"     # what a constructed position may draw besides the kings
+WITNESS_EXTRA = 8                 # at most this many drawn pieces
+
+
+def piece_pool(text: str) -> str:
+    """--pool: piece letters of WITNESS_PIECES (a letter twice is drawn twice as often)."""
+    if not 1 <= len(text) <= 24 or set(text) - set(WITNESS_PIECES):
+        raise argparse.ArgumentTypeError(f"must be 1 to 24 letters of {WITNESS_PIECES}, not {quote(text, 40)}")
+    return text
+
+
+def extra_pieces(text: str) -> int:
+    value = positive(text)
+    if value > WITNESS_EXTRA:
+        raise argparse.ArgumentTypeError(f"must be at most {WITNESS_EXTRA}, not {value}")
+    return value
+
+
 def jobs(text: str) -> int:
     """--jobs: ``auto`` (JOBS_AUTO: the command picks, see resource_limits.auto_jobs), or at least 1
     and at most JOBS_PER_CORE processes per CPU core."""
@@ -728,6 +746,12 @@ the automatic move-count draw (the halfmove clock at 148-150 under G3's
 seventy-five-move rule; in progressive chess the quiet series of P5, field 9,
 at 13-15), for the pairs where a mate or stalemate meets that draw.
 
+--repeat asks each constructed position's status after the kings walk it
+back to itself (two or four quiet turns, played four times: the fifth
+occurrence, G3), its draw clock set so that the same last move reaches the
+automatic move-count draw, for the pair seventy-five moves + fivefold
+repetition.
+
 --out FILE writes them as a case file of candidates (topic
 witness-candidates), each expecting the oracle's answer. Read each one, say
 in its description what the position shows and in its source the ruling that
@@ -742,6 +766,8 @@ examples:
   doublecheck witness double-move/mate-after-first-half --seed 7 --budget 800
   doublecheck witness chess/en-passant-rank-only --motif en-passant --out found.json
   doublecheck witness monster/seventy-five-beats-mate --clock --games 0
+  doublecheck witness chess/fivefold-before-seventy-five --repeat --games 0
+  doublecheck witness double-move/dead-position-before-stalemate --pool BNbn --extra 1 --budget 20000 --games 0
 """)
     p.add_argument("mutant", help="a catalogued mutant, <variant>/<slug> (doublecheck mutants --list)")
     p.add_argument("--seed", type=count, default=1, metavar="S", help="the search's seed (default 1)")
@@ -754,6 +780,15 @@ examples:
     p.add_argument("--motif", choices=WITNESS_MOTIFS,
                    help="build every constructed position around this pattern (en-passant: a pawn "
                         "that has just stepped two squares, beside an enemy pawn)")
+    p.add_argument("--pool", type=piece_pool, metavar="PIECES",
+                   help="the pieces a constructed position draws from besides the kings, as FEN letters "
+                        "(default QRBNPPqrbnpp; BNbn for a stalemate with too little material to mate)")
+    p.add_argument("--extra", type=extra_pieces, metavar="N",
+                   help=f"draw 1 to N pieces from the pool (default 3, at most {WITNESS_EXTRA})")
+    p.add_argument("--repeat", action="store_true",
+                   help="ask each constructed position's status after its kings walk it back to "
+                        "its fifth occurrence, the draw clock reaching the automatic mark on the "
+                        "same move (the pair seventy-five moves + fivefold repetition)")
     p.add_argument("--clock", action="store_true",
                    help="draw each constructed position's draw clock at or just below the automatic "
                         "move-count draw (halfmove clock 148-150; progressive: quiet series 13-15)")

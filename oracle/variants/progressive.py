@@ -254,6 +254,14 @@ class Progressive(Chess):
         """P5: the draws count quiet series, not moves."""
         return pos.state.quiet
 
+    def with_draw_clock(self, pos, value):
+        """P5's count set to ``value``, with the halfmove clock (G2, which still counts moves)
+        lifted to at least the moves that many full quiet series before this one hold, so
+        that the two clocks tell one story."""
+        st = pos.state
+        held = sum(max(st.length - k, 0) for k in range(1, value + 1)) + st.played
+        return pos.replace(state=st._replace(quiet=value), halfmove=max(pos.halfmove, held))
+
     def identity(self, pos):
         """P6.1: placement, side to move, castling rights and usable targets; the series
         length grows every series, so it is left out with the clocks."""

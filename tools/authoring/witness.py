@@ -18,6 +18,12 @@ The search draws requests from two sources, both deterministic for a seed:
 - *positions reached by play*: seeded random games from the start position,
   looked at after every move, so at turn boundaries and between the halves.
 
+With ``repeat`` a constructed position is asked once, as a status after
+moves that bring it back to its fifth occurrence (G3), the kings walking out
+and back (``return_cycle``), with its draw clock set so that the last move
+also reaches the automatic move-count mark: the two automatic draws of G3
+meet there (ruling G3.2).
+
 From each position it asks ``status``, ``moves``, ``turns`` (when the
 position has few enough moves) and, for each legal move, a ``play`` of that
 move, which for a position between the moves of a turn is the end of the turn
@@ -42,6 +48,7 @@ from doublecheck.authoring.mirrors import mirror_key
 from doublecheck.harness.compare import compare
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import EngineError, RulesError
+from doublecheck.oracle.position import WHITE
 
 POOL = "QRBNPPqrbnpp"       # the pieces a constructed position draws from
 MOVES_PER_POSITION = 24     # at most this many single moves are played from one position
@@ -137,13 +144,11 @@ def near_the_draw(rules, pos, rng) -> str:
     value = automatic_clock_limit(rules) - rng.randint(0, CLOCK_BELOW)
     state = pos.state
     if all(hasattr(state, f) for f in ("quiet", "played", "length")):   # progressive's series (P5, P6.2)
-        state = state._replace(quiet=value)
         if rng.random() < 0.5:
             state = state._replace(played=state.length - 1)
             pos = pos.replace(halfmove=max(pos.halfmove, state.played))
         pos = pos.replace(state=state)
-    else:
-        pos = pos.replace(halfmove=value)
+    pos = rules.with_draw_clock(pos, value)
     fen = rules.fen(pos)
     read = rules.parse_fen(fen)               # the variant's own checks of the clocks
     return fen if rules.draw_clock(read) == value else None
@@ -224,6 +229,102 @@ def played_fens(rules, rng, games: int, plies: int = PLIES):
             yield rules.fen(pos)
 
 
+# ------------------------------------------------------------- repetitions
+
+CYCLE_TURNS = (2, 4)        # a repetition cycle: each side's king walks out and back in 2 or 4 turns
+REPEATS = 4                 # the cycle played this often makes the fifth occurrence (G3)
+
+
+def king_walks(rules, pos) -> dict:
+    """The ways the side to move can complete its turn moving only its king and taking
+    nothing: {identity of the position after it: (move texts, that position)}, one walk for
+    each end (a depth-first walk through the moves of the turn, each in-turn position once)."""
+    ends, seen = {}, set()
+
+    def walk(p, texts):
+        if (p.board, p.state) in seen:
+            return
+        seen.add((p.board, p.state))
+        for m in rules.legal_moves(p):
+            frm = getattr(m, "frm", None)
+            if frm is None or (p.board[frm] or " ")[-1] not in "Kk" or p.board[m.to] is not None:
+                continue
+            q, said = rules.play(p, m), texts + [rules.move_text(p, m)]
+            if rules.mid_turn(q):
+                walk(q, said)
+            elif not rules.status(q)["over"]:
+                ends.setdefault(rules.identity(q), (said, q))
+
+    walk(pos, [])
+    return ends
+
+
+def return_cycle(rules, pos):
+    """Move texts of 2 or 4 quiet turns, king moves only, after which ``pos`` stands again
+    (same identity, G3); None when the kings cannot do it."""
+    start = rules.identity(pos)
+    mine = "K" if pos.turn == WHITE else "k"
+    home = next((sq for sq, p in enumerate(pos.board) if p == mine), None)
+    if home is None:
+        return None
+
+    def follow(p, turns, said):
+        for ident, (texts, q) in sorted(king_walks(rules, p).items(), key=lambda e: e[1][0]):
+            if turns == 1:
+                if ident == start:
+                    return said + texts
+            elif turns == 2 and q.board[home] != mine:
+                continue                  # the first mover's king must be home before the last turn
+            else:
+                found = follow(q, turns - 1, said + texts)
+                if found:
+                    return found
+        return None
+
+    for turns in CYCLE_TURNS:
+        found = follow(pos, turns, [])
+        if found:
+            return found
+    return None
+
+
+def repetition_line(rules, pos):
+    """Move texts that bring ``pos`` back REPEATS times (its fifth occurrence), one
+    ``return_cycle`` after another, each found from where the last one ends (a progressive
+    series grows, so its next walk is a longer one), with the position they end in; None
+    when a cycle is not found."""
+    line = []
+    for _ in range(REPEATS):
+        cycle = return_cycle(rules, pos)
+        if cycle is None:
+            return None
+        for text in cycle:
+            pos = rules.play(pos, rules.parse_move(pos, text))
+        line += cycle
+    return line, pos
+
+
+def repetition_request(rules, fen: str):
+    """A status request whose moves repeat the FEN's position until its fifth occurrence,
+    with the draw clock set so that the same last move also reaches the automatic
+    move-count draw (``rules.draw_clock``: halfmoves under G3, quiet series under P5),
+    or None when no repetition cycle is found or the variant refuses the FEN."""
+    pos = rules.parse_fen(fen)
+    found = repetition_line(rules, pos)
+    if found is None:
+        return None
+    line, end = found
+    start = automatic_clock_limit(rules) - (rules.draw_clock(end) - rules.draw_clock(pos))
+    if start < 0:
+        return None
+    try:
+        at = rules.fen(rules.with_draw_clock(pos, start))
+        rules.parse_fen(at)
+    except RulesError:
+        return None
+    return {"op": "status", "fen": at, "moves": line}
+
+
 # ------------------------------------------------------------------ requests
 
 OPS = ("status", "moves", "turns", "play")     # the questions asked at each position
@@ -275,11 +376,13 @@ def second_opinion(variant: str):
 
 def search(variant: str, probe, seed: int, budget: int = 400, games: int = 20,
            pool: str = POOL, extra: int = 3, want: int = 4, ops=OPS, motif=None,
-           clock: bool = False) -> Found:
+           clock: bool = False, repeat: bool = False) -> Found:
     """Witnesses where ``probe`` (a rules object making one mistake) and the oracle differ:
     ``budget`` constructed positions (their draw clock near the automatic draw with
-    ``clock``), then the positions of ``games`` random games, until ``want`` witnesses of
-    each colour are found.  The same arguments give the same result."""
+    ``clock``; with ``repeat`` each asked once, repeated to its fifth occurrence as the
+    clock reaches the automatic draw: ``repetition_request``), then the positions of
+    ``games`` random games, until ``want`` witnesses of each colour are found.  The same
+    arguments give the same result."""
     oracle = variants.get(variant)
     rng = random.Random(seed)
     other_view = second_opinion(variant)
@@ -294,7 +397,11 @@ def search(variant: str, probe, seed: int, budget: int = 400, games: int = 20,
                 if all(len(found.by_colour(c)) >= want for c in ("white", "black")):
                     return found
                 continue
-            for request in requests_at(oracle, fen, ops):
+            if repeat and origin == "constructed":
+                asking = [r for r in [repetition_request(oracle, fen)] if r is not None]
+            else:
+                asking = requests_at(oracle, fen, ops)
+            for request in asking:
                 found.requests += 1
                 asked = {**request, "variant": variant}
                 expected = expectation(answer(handler(oracle), asked))
@@ -382,7 +489,8 @@ def witness_command(args) -> int:
         raise DataError(UNKNOWN_MUTANT, f"unknown mutant {args.mutant!r}; 'doublecheck mutants --list' "
                                          f"shows the {len(CATALOGUE)} known ones")
     found = search(mutant.variant, mutant.rules(), args.seed, budget=args.budget, games=args.games,
-                   want=args.want, motif=args.motif, clock=args.clock)
+                   want=args.want, motif=args.motif, clock=args.clock, repeat=args.repeat,
+                   **{k: v for k, v in (("pool", args.pool), ("extra", args.extra)) if v is not None})
     pair = found.independent_pair()
     if args.json:
         print(json.dumps({"mutant": mutant.name, "seed": args.seed, "positions": found.positions,

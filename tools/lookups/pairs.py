@@ -72,11 +72,12 @@ class Row:
     colours: tuple = ()
     why: str = ""                    # the reason (impossible) or what is lacking (thin, missing)
     probe: str | None = None         # the catalogued mutant applying the two in the wrong order
+    search: tuple = ()               # the witness options that find the probe out (--clock, --repeat)
 
     def as_json(self) -> dict:
         return {"conditions": list(self.conditions), "state": self.state, "ruling": self.ruling,
                 "cases": self.cases, "independent": self.independent, "colours": list(self.colours),
-                "why": self.why, "probe": self.probe}
+                "why": self.why, "probe": self.probe, "search": list(self.search)}
 
 
 @dataclass
@@ -137,7 +138,7 @@ def build(variant: str, cases, catalogue: dict, cases_dir=CASES_DIR) -> Table:
                                                          "the two cannot hold together"))
             continue
         row = _row((a, b), entry, mine, catalogue, variant, table.problems, mirror_key, case_colour)
-        row.probe = entry.get("probe")
+        row.probe, row.search = entry.get("probe"), tuple(entry.get("search", ()))
         if row.probe is not None and not _is_probe_of(row.probe, variant):
             table.problems.append(f"pair {' + '.join((a, b))}: probe {row.probe} is not a catalogued "
                                   f"mutant of {variant} (doublecheck mutants --list)")
@@ -199,6 +200,6 @@ def as_text(tables, probes=False) -> list[str]:
                 lines.append(f"    {what}: {r.state} by {r.ruling}, {r.cases} case(s), {r.independent} "
                              f"independent, {'/'.join(r.colours) or 'no colour'}{tail}")
             if probes and r.probe:
-                lines.append(f"      probe: {r.probe} (doublecheck witness {r.probe})")
+                lines.append(f"      probe: {r.probe} (doublecheck witness {' '.join((r.probe, *r.search))})")
         lines += [f"    problem: {p}" for p in t.problems]
     return lines

@@ -10,6 +10,8 @@ from doublecheck.authoring.mutants.common import (CapturedRookMixin, EnPassantPi
                                                   RawEnPassantIdentityMixin, RightsBlindIdentityMixin,
                                                   RookRightMixin, SeventyFiveBeatsMateMixin,
                                                   SideBlindIdentityMixin)
+from doublecheck.authoring.mutants.common import (  # noqa: F401 (entries' bases)
+    ClockBeforeDeadPositionMixin, DeadPositionBeforeStalemateMixin, RepetitionBeforeClockMixin)
 from doublecheck.oracle.chess import Chess, game_over, not_over
 from doublecheck.oracle.position import WHITE, Move, other
 
@@ -171,12 +173,3 @@ class AutomaticDrawsAtFourfold(Chess):
         if options["draws"] == "automatic":
             self.draw_endings = {"automatic": (("fifty-moves", 100, None), ("threefold-repetition", None, 4)),
                                  "claimable": ()}
-
-
-# --- where two rules meet at one moment ------------------------------------------------
-
-class DeadPositionBeforeStalemate(Chess):
-    def status(self, pos, history=()):
-        if not self.mid_turn(pos) and self.dead_position(pos):
-            return game_over("dead-position")
-        return super().status(pos, history)

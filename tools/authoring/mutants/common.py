@@ -191,6 +191,38 @@ class SeventyFiveBeatsMateMixin:
         return super().status(pos, history)
 
 
+class DeadPositionBeforeStalemateMixin:
+    """The pair stalemate + dead position (ruling G5.1) asked in the wrong order: the cheap
+    material count comes before the move generation (several variants' mutants)."""
+
+    def status(self, pos, history=()):
+        if not self.mid_turn(pos) and self.dead_position(pos):
+            return game_over("dead-position")
+        return super().status(pos, history)
+
+
+class ClockBeforeDeadPositionMixin:
+    """The pair dead position + seventy-five moves (ruling G3.2) asked in the wrong order: the
+    draw rules of G3 are looked at before the material, so a dead position whose clock stands at
+    the automatic mark is reported as the move-count draw (several variants' mutants)."""
+
+    def status(self, pos, history=()):
+        result = super().status(pos, history)
+        if result["reason"] != "dead-position":
+            return result
+        drawn = self.draw_status(pos, history)
+        return drawn if drawn["over"] else result
+
+
+class RepetitionBeforeClockMixin:
+    """The pair seventy-five moves + fivefold repetition (ruling G3.2) asked in the wrong order:
+    the repetition count is looked at before the clock (several variants' mutants)."""
+
+    def use_options(self, options):
+        super().use_options(options)
+        self.draw_endings = {**self.draw_endings, "automatic": tuple(reversed(self.draw_endings["automatic"]))}
+
+
 class GameEndCastlingUncheckedMixin:
     """The end-of-game test counts a castling whose squares are empty, without its attack tests."""
 

@@ -8,7 +8,8 @@ from doublecheck.authoring.mutants.common import (CapturedRookMixin, EnPassantPi
                                                   GameEndCastlingUncheckedMixin, GameEndWithoutEnPassantMixin,
                                                   KingPathEndsOnlyMixin, MoverRightsOnlyIdentityMixin,
                                                   RookRightMixin, TargetNotWrittenMixin)
-from doublecheck.oracle.chess import game_over
+from doublecheck.authoring.mutants.common import (  # noqa: F401 (entries' bases)
+    ClockBeforeDeadPositionMixin, DeadPositionBeforeStalemateMixin, RepetitionBeforeClockMixin, SeventyFiveBeatsMateMixin)
 from doublecheck.oracle.geometry import Geometry
 from doublecheck.oracle.position import BLACK, WHITE
 from doublecheck.oracle.variants.double_chess import DoubleChess
@@ -128,11 +129,3 @@ class RepetitionKeyCoversFilesAH(DoubleChess):
 
 class WhiteTargetNotWritten(TargetNotWrittenMixin, DoubleChess):
     left_by = WHITE
-
-
-class DeadPositionBeforeStalemate(DoubleChess):
-    # The pair stalemate + dead position (ruling G5.1) asked in the wrong order.
-    def status(self, pos, history=()):
-        if not self.mid_turn(pos) and self.dead_position(pos):
-            return game_over("dead-position")
-        return super().status(pos, history)

@@ -10,6 +10,8 @@ from doublecheck.authoring.mutants.common import (AnyFirstPartCompletesMixin, Co
                                                   GameEndWithoutEnPassantMixin, KingReturnKeepsRightsMixin,
                                                   MoverRightsOnlyIdentityMixin, SeventyFiveBeatsMateMixin,
                                                   TargetNotWrittenMixin)
+from doublecheck.authoring.mutants.common import (  # noqa: F401 (entries' bases)
+    ClockBeforeDeadPositionMixin, DeadPositionBeforeStalemateMixin, RepetitionBeforeClockMixin)
 from doublecheck.oracle.position import BLACK, WHITE, other
 from doublecheck.oracle.variants.double_move import LETTER, Abilities, DoubleMove
 

@@ -12,6 +12,8 @@ from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin, 
                                                   RightsBlindIdentityMixin, SeventyFiveBeatsMateMixin,
                                                   TargetNotWrittenMixin, checks_as_plain_step,
                                                   checks_by_moved_piece, gives_check, is_double_step)
+from doublecheck.authoring.mutants.common import (  # noqa: F401 (entries' bases)
+    ClockBeforeDeadPositionMixin, DeadPositionBeforeStalemateMixin, RepetitionBeforeClockMixin)
 from doublecheck.oracle.chess import game_over
 from doublecheck.oracle.position import BLACK, WHITE, other
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, DoubleMoveAnul, with_state

@@ -21,6 +21,8 @@ from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin, 
                                                   RawEnPassantIdentityMixin, RightsBlindIdentityMixin,
                                                   SeventyFiveBeatsMateMixin, SideBlindIdentityMixin,
                                                   checks_as_plain_step, checks_by_moved_piece)
+from doublecheck.authoring.mutants.common import (  # noqa: F401 (entries' bases)
+    ClockBeforeDeadPositionMixin, DeadPositionBeforeStalemateMixin, RepetitionBeforeClockMixin)
 from doublecheck.oracle.chess import game_over
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 from doublecheck.oracle.position import WHITE, other

@@ -11,6 +11,7 @@ module.
 """
 
 from doublecheck.authoring.mutants.common import SeventyFiveBeatsMateMixin  # noqa: F401 (an entry's bases)
+from doublecheck.authoring.mutants.common import RepetitionBeforeClockMixin  # noqa: F401 (entries' bases)
 from doublecheck.oracle.chess import Chess, castle_rule
 from doublecheck.oracle.position import BLACK, WHITE, Position
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN

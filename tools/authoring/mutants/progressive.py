@@ -9,6 +9,8 @@ module.
 """
 
 # The rules classes the entries (progressive.json) name under "on" are looked up here by name.
+from doublecheck.authoring.mutants.common import (  # noqa: F401 (entries' bases)
+    ClockBeforeDeadPositionMixin, DeadPositionBeforeStalemateMixin, RepetitionBeforeClockMixin)
 from doublecheck.oracle.chess import game_over
 from doublecheck.oracle.position import other
 from doublecheck.oracle.variants.progressive import Progressive, ProgressiveItalian, ProgressiveScottish, Series

@@ -5,6 +5,7 @@
 # are looked up here by name: imported for them, though no code below uses them.
 from doublecheck.authoring.mutants.common import (AnyFirstPartCompletesMixin, MoverRightsOnlyIdentityMixin,
                                                   SeventyFiveBeatsMateMixin, is_double_step)
+from doublecheck.authoring.mutants.common import RepetitionBeforeClockMixin  # noqa: F401 (entries' bases)
 from doublecheck.oracle.chess import PROMOTION_LETTERS, Chess, game_over
 from doublecheck.oracle.position import BLACK, WHITE, Move, color_of, colored, other
 from doublecheck.oracle.variants.symmetric_monster import SymmetricMonster, is_double
