@@ -233,6 +233,7 @@ def played_fens(rules, rng, games: int, plies: int = PLIES):
 
 CYCLE_TURNS = (2, 4)        # a repetition cycle: each side's king walks out and back in 2 or 4 turns
 REPEATS = 4                 # the cycle played this often makes the fifth occurrence (G3)
+WALKS_TRIED = 8             # at most this many ends of one turn's walk are followed further (a bound)
 
 
 def king_walks(rules, pos) -> dict:
@@ -261,7 +262,8 @@ def king_walks(rules, pos) -> dict:
 
 def return_cycle(rules, pos):
     """Move texts of 2 or 4 quiet turns, king moves only, after which ``pos`` stands again
-    (same identity, G3); None when the kings cannot do it."""
+    (same identity, G3); None when the kings cannot do it along the first WALKS_TRIED walks
+    of each turn (in the order of their move texts), which bounds the work."""
     start = rules.identity(pos)
     mine = "K" if pos.turn == WHITE else "k"
     home = next((sq for sq, p in enumerate(pos.board) if p == mine), None)
@@ -269,16 +271,17 @@ def return_cycle(rules, pos):
         return None
 
     def follow(p, turns, said):
-        for ident, (texts, q) in sorted(king_walks(rules, p).items(), key=lambda e: e[1][0]):
-            if turns == 1:
-                if ident == start:
-                    return said + texts
-            elif turns == 2 and q.board[home] != mine:
-                continue                  # the first mover's king must be home before the last turn
-            else:
-                found = follow(q, turns - 1, said + texts)
-                if found:
-                    return found
+        walks = king_walks(rules, p)
+        if turns == 1:
+            back = walks.get(start)
+            return said + back[0] if back else None
+        ends = sorted(walks.values(), key=lambda walk: walk[0])
+        if turns == 2:                    # the first mover's king must be home before the last turn
+            ends = [(texts, q) for texts, q in ends if q.board[home] == mine]
+        for texts, q in ends[:WALKS_TRIED]:
+            found = follow(q, turns - 1, said + texts)
+            if found:
+                return found
         return None
 
     for turns in CYCLE_TURNS:
