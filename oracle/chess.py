@@ -561,6 +561,12 @@ class Chess:
         puts positions at the automatic draw's mark this way)."""
         return pos.replace(halfmove=value)
 
+    def before_turn_end(self, pos: Position) -> Position | None:
+        """``pos`` put before the last move of its turn, for a variant whose draw clock only a
+        turn's end moves (the witness search sets clocks there too); None where nothing
+        but the turn's end is written (here: a turn is one move)."""
+        return None
+
     def dead_position(self, pos: Position) -> bool:
         """G4: only kings, plus one minor piece, or only bishops all on squares of one colour."""
         others = [(sq, p) for sq, p in enumerate(pos.board) if p is not None and p[-1] not in "Kk"]

@@ -424,3 +424,16 @@ def test_cli_witness_pool_and_extra_reach_the_search_and_bad_ones_are_refused(ca
     for bad in (["--pool", "KQ"], ["--pool", ""], ["--extra", "9"], ["--extra", "0"]):
         assert main(["witness", probe, *bad]) == 2
         assert "witness" in capsys.readouterr().err
+
+
+def test_before_turn_end_is_where_only_the_turns_end_moves_the_draw_clock():
+    """Progressive chess counts quiet series (P5), which only a series' last move completes,
+    so the clock search puts positions there; in chess a turn is one move and there is no
+    such place."""
+    chess = witness.variants.get("chess")
+    assert chess.before_turn_end(chess.parse_fen(chess.start_fen)) is None
+    rules = witness.variants.get("progressive-scottish")
+    pos = rules.parse_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 5")        # White's series of 9 (P6.2)
+    later = rules.before_turn_end(pos)
+    assert (later.state.length, later.state.played, later.halfmove) == (9, 8, 8)
+    assert rules.parse_fen(rules.fen(later)).state.played == 8      # a FEN the variant reads back

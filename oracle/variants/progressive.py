@@ -254,6 +254,12 @@ class Progressive(Chess):
         """P5: the draws count quiet series, not moves."""
         return pos.state.quiet
 
+    def before_turn_end(self, pos):
+        """P6.2 field 8 at the series' last move, with as many quiet moves on the halfmove
+        clock (P5's count moves only when a series ends)."""
+        st = pos.state._replace(played=pos.state.length - 1)
+        return pos.replace(state=st, halfmove=max(pos.halfmove, st.played))
+
     def with_draw_clock(self, pos, value):
         """P5's count set to ``value``, with the halfmove clock (G2, which still counts moves)
         lifted to at least the moves that many full quiet series before this one hold, so

@@ -135,19 +135,15 @@ def automatic_clock_limit(rules) -> int:
 def near_the_draw(rules, pos, rng) -> str:
     """The FEN of ``pos`` with its draw clock (``rules.draw_clock``) drawn from the automatic
     limit less 0 to CLOCK_BELOW: at the limit a status meets the draw at once, below it a
-    move or turn may bring the clock there.  Progressive chess counts quiet series (P5,
-    FEN field 9), which only a series' end moves, so half of its positions are put before
-    the last move of their series (field 8, with as many quiet moves on the halfmove
-    clock); every other variant counts the halfmove clock (G2).  A FEN the variant refuses
-    with that clock raises RulesError; None when the clock set is not the one the variant's
+    move or turn may bring the clock there.  Where only a turn's end moves that clock
+    (progressive chess counts quiet series, P5), half of the positions are put before the
+    last move of their turn (``rules.before_turn_end``).  A FEN the variant refuses with
+    that clock raises RulesError; None when the clock set is not the one the variant's
     draws read (a plugin counting something else)."""
     value = automatic_clock_limit(rules) - rng.randint(0, CLOCK_BELOW)
-    state = pos.state
-    if all(hasattr(state, f) for f in ("quiet", "played", "length")):   # progressive's series (P5, P6.2)
-        if rng.random() < 0.5:
-            state = state._replace(played=state.length - 1)
-            pos = pos.replace(halfmove=max(pos.halfmove, state.played))
-        pos = pos.replace(state=state)
+    later = rules.before_turn_end(pos)
+    if later is not None and rng.random() < 0.5:
+        pos = later
     pos = rules.with_draw_clock(pos, value)
     fen = rules.fen(pos)
     read = rules.parse_fen(fen)               # the variant's own checks of the clocks
