@@ -437,3 +437,12 @@ def test_before_turn_end_is_where_only_the_turns_end_moves_the_draw_clock():
     later = rules.before_turn_end(pos)
     assert (later.state.length, later.state.played, later.halfmove) == (9, 8, 8)
     assert rules.parse_fen(rules.fen(later)).state.played == 8      # a FEN the variant reads back
+
+
+def test_constructed_positions_fill_their_budget():
+    """The search looks at as many constructed positions as its budget says: the bound on
+    random draws is set once, so the last positions are not cut off (it once shrank as
+    positions were made, and a budget of 300 gave 291)."""
+    import random
+    rules = witness.variants.get("chess")
+    assert len(list(witness.constructed_fens(rules, random.Random(1), 300))) == 300

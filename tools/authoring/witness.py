@@ -53,6 +53,7 @@ from doublecheck.oracle.position import WHITE
 POOL = "QRBNPPqrbnpp"       # the pieces a constructed position draws from
 MOVES_PER_POSITION = 24     # at most this many single moves are played from one position
 PLIES = 60                  # the length of a searched game
+TRIES_PER_POSITION = 50     # random placements drawn, at most, for each position asked for
 CLOCK_BELOW = 2             # with ``clock``: the draw clock is drawn from limit - CLOCK_BELOW .. limit
 
 
@@ -95,8 +96,10 @@ def constructed_fens(rules, rng, count: int, pool: str = POOL, extra: int = 3, m
     with ``clock``, the draw clock set near the automatic draw (``near_the_draw``)."""
     g = rules.geometry
     squares = [s for s in range(len(g.name)) if g.name[s]]
-    tries = 0
-    while count > 0 and tries < count * 50:
+    # The bound on draws is fixed at the start: one that shrank with each position made
+    # stopped the search short of its budget.
+    tries, most = 0, count * TRIES_PER_POSITION
+    while count > 0 and tries < most:
         tries += 1
         board = [None] * len(g.name)
         turn, ep = rng.choice("wb"), "-"
