@@ -208,6 +208,19 @@ def test_cli_witness_motifs_are_the_search_motifs():
     assert set(cli.WITNESS_MOTIFS) == set(witness.MOTIFS)
 
 
+def test_cli_witness_pool_help_says_the_search_defaults(capsys):
+    """--pool and --extra leave the search's own defaults in place; their help names them, and
+    every letter of the default pool is one --pool accepts."""
+    import inspect
+    from doublecheck import cli
+    defaults = inspect.signature(witness.search).parameters
+    assert defaults["pool"].default == witness.POOL and set(witness.POOL) <= set(cli.WITNESS_PIECES)
+    with pytest.raises(SystemExit):
+        cli.main(["witness", "--help"])
+    helps = " ".join(capsys.readouterr().out.split())
+    assert f"default {witness.POOL};" in helps and f"default {defaults['extra'].default}," in helps
+
+
 def test_cli_witness_writes_candidates_that_catch_the_probe(tmp_path, capsys):
     """A small seeded search finds one witness per colour; the candidate file holds them with
     the oracle's answer as expected value, each catching the probe and not the oracle."""

@@ -47,6 +47,7 @@ has schemas but no docs, and then only the schemas are looked at.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -384,11 +385,9 @@ def expected_texts(docs_dir: Path = DOCS_DIR, schemas_dir: Path = SCHEMAS_DIR,
         from doublecheck.authoring.mutants import record
         cases, _ = casefiles.load_cases(CASES_DIR, warn=lambda message: None)
         chosen = set(REGISTRY)                                       # a plugin's mutants: its own
-        if progress is None:
-            kills = record.kill_record(cases, variants=chosen)
-        else:
-            with progress(record.variants_recorded(chosen)) as line:
-                kills = record.kill_record(cases, variants=chosen, progress=line)
+        line = progress(len(record.recorded_variants(chosen))) if progress else contextlib.nullcontext()
+        with line as heard:
+            kills = record.kill_record(cases, variants=chosen, progress=heard)
         out[record.RECORD] = record.record_text(kills)
         out[mutants] = doc_text(mutants.read_text(encoding="utf-8"), mutant_tables(record.counts_of(kills, cases)),
                                 "docs/mutants.md", (MUTANTS_START, MUTANTS_END))

@@ -111,9 +111,8 @@ def kill_record(cases, variants=None, path: Path = RECORD, progress=None) -> dic
     variant as its mutants are run, which takes minutes when the cases changed."""
     source = _source_digest()
     old = stored(path)["variants"]
-    names = [v for v in sorted({m.variant for m in CATALOGUE.values()}) if variants is None or v in variants]
     out = {}
-    for v in names:
+    for v in recorded_variants(variants):
         if progress:
             progress.start(v)
         digest = fingerprint(cases, v, source)
@@ -127,9 +126,10 @@ def kill_record(cases, variants=None, path: Path = RECORD, progress=None) -> dic
     return {"variants": out}
 
 
-def variants_recorded(variants=None) -> int:
-    """How many variants ``kill_record`` goes through (the total of its progress)."""
-    return len({m.variant for m in CATALOGUE.values() if variants is None or m.variant in variants})
+def recorded_variants(variants=None) -> list[str]:
+    """The variants ``kill_record`` goes through, in order: those of the catalogue's mutants
+    (only those named, when ``variants`` is given)."""
+    return sorted({m.variant for m in CATALOGUE.values() if variants is None or m.variant in variants})
 
 
 def _fresh(entry, digest: str, variant: str) -> bool:
