@@ -68,7 +68,15 @@ DRAW_ENDINGS = {
                "claimable": (("fifty-moves", 100, None), ("threefold-repetition", None, 3))},
     "automatic": {"automatic": (("fifty-moves", 100, None), ("threefold-repetition", None, 3)),
                   "claimable": ()},
+    "claims-only": {"automatic": (),
+                    "claimable": (("fifty-moves", 100, None), ("threefold-repetition", None, 3))},
+    "none": {"automatic": (), "claimable": ()},
 }
+
+
+def without_move_count(endings) -> dict:
+    """``endings`` without the draws that read the clock (OPT-move-count=none)."""
+    return {kind: tuple(e for e in rows if e[1] is None) for kind, rows in endings.items()}
 
 
 def reached(halfmove, seen, clock_at_least, seen_at_least) -> bool:
@@ -105,7 +113,11 @@ class Chess:
     max_perft_depth = 13
     # The rule options this variant takes (doublecheck.oracle.options); a subclass adds
     # its own.  Every variant has the draw rules of G3, so every variant takes ``draws``.
-    option_names = ("draws",)
+    # ``option_choices`` narrows an option for this variant where its default or its values
+    # differ from the table's: {name: (default, values)}.
+    option_names = ("draws", "move-count", "dead-position", "king-safety")
+    # A turn of one move ends at every move, so a dead position at once is at the turn's end.
+    option_choices = {"dead-position": ("turn-end", ("turn-end", "none"))}
 
     def perft_depth_limit(self, turns: bool) -> int:
         """The deepest perft a request may ask for, by moves or (``turns``) by turns:
@@ -120,7 +132,7 @@ class Chess:
         # What tells this object's answers apart from another's of the same variant (the
         # perft cache keeps counts per rules key): the id and the non-default options.
         self.rules_key = (self.name, declared_options.frozen(
-            {k: v for k, v in self.options.items() if v != declared_options.OPTIONS[k].default}))
+            {k: v for k, v in self.options.items() if v != declared_options.default_of(self, k)}))
         self.use_options(self.options)
         g = self.geometry
         self.castle_rules = self.make_castle_rules()
@@ -157,8 +169,21 @@ class Chess:
         """Read the rule options (every one this class takes, defaults filled in) into
         the settings the rules consult; a variant taking options of its own extends this.
         Called before the start position is read, so validation may consult them too."""
-        self.draw_endings = DRAW_ENDINGS[options["draws"]]                # OPT-draws
+        self.draw_endings = self.endings_under(options, DRAW_ENDINGS)     # OPT-draws, OPT-move-count
         self.fullmove_per_move = options.get("fullmove") == "per-move"     # OPT-fullmove
+        self.kings_captured = options.get("king-safety") == "king-capture"   # OPT-king-safety
+        if self.kings_captured:
+            self.has_check = False
+        # G4, or OPT-dead-position: "turn-end", "at-once" or "none" (under king-capture: none,
+        # since a king can always walk into capture)
+        self.dead_rule = "none" if self.kings_captured else options.get("dead-position", "turn-end")
+
+    @staticmethod
+    def endings_under(options, table) -> dict:
+        """The draw endings of ``table`` (G3's, or progressive chess's series counts) under the
+        options draws and move-count."""
+        endings = table[options.get("draws", "claims")]
+        return without_move_count(endings) if options.get("move-count") == "none" else endings
 
     def make_castle_rules(self):
         g = self.geometry
@@ -335,6 +360,8 @@ class Chess:
         check, a move that is not the king's own, not en passant and not made
         by a pinned piece leaves every line to the king as it was.
         """
+        if self.king_taken(pos):      # OPT-king-safety=king-capture: the game is over
+            return []
         moves = self.pseudo_moves(pos)
         board = pos.board
         king = "K" if pos.turn == WHITE else "k"
@@ -368,6 +395,8 @@ class Chess:
         return found
 
     def king_safe_after(self, pos, move):
+        if not self.has_check:        # kings are captured: no move is unsafe
+            return True
         board = self.move_board(pos, move)
         king = "K" if pos.turn == WHITE else "k"
         try:
@@ -467,6 +496,8 @@ class Chess:
             if move.castle is not None or piece in ("K", "k"):
                 rights = rights - self.rights_of[pos.turn]
             rights = rights - {move.frm, move.to}
+            if board[move.to] in ("K", "k") and move.castle is None:   # a king taken (OPT-king-safety)
+                rights = rights - self.rights_of[other(pos.turn)]
         ep = None
         g = self.geometry
         if ends_turn and pawn and abs(g.rank[move.to] - g.rank[move.frm]) == 2:
@@ -529,14 +560,33 @@ class Chess:
         threefold repetition end the game instead, and nothing is claimable.
         """
         if self.mid_turn(pos):
-            return not_over()
+            return self.mid_turn_status(pos)
+        if self.king_taken(pos):
+            return game_over("no-king", winner=other(pos.turn))
         if not self.legal_moves(pos):
             if self.in_check(pos):
                 return game_over("checkmate", winner=other(pos.turn))
             return game_over("stalemate")
-        if self.dead_position(pos):
+        if self.dead_rule != "none" and self.dead_position(pos):
             return game_over("dead-position")
         return self.draw_status(pos, history)
+
+    def mid_turn_status(self, pos: Position) -> dict:
+        """Between the moves of a turn the game goes on (the end is judged at a turn's end),
+        except under OPT-dead-position=at-once, which ends it the moment a position is dead."""
+        if self.dead_rule == "at-once" and self.dead_position(pos):
+            return game_over("dead-position")
+        return not_over()
+
+    def king_taken(self, pos: Position) -> bool:
+        """The side to move has lost its king, and so the game: only where kings may be
+        captured (OPT-king-safety=king-capture); where check exists a king is never taken (G6)."""
+        return self.kings_captured and ("K" if pos.turn == WHITE else "k") not in pos.board
+
+    def takes_king(self, pos: Position, move: Move) -> bool:
+        """Does ``move`` take the enemy king?  Under OPT-king-safety=king-capture that ends
+        the turn at once, whatever move of the turn it is: the game is won."""
+        return self.kings_captured and move.castle is None and pos.board[move.to] in ("K", "k")
 
     def draw_status(self, pos: Position, history=()) -> dict:
         """The draws of G3 at a turn boundary where the game is not otherwise over: the

@@ -143,6 +143,8 @@ def validate_standard(rules, pos):
     board = pos.board
     for color, king in ((WHITE, "K"), (BLACK, "k")):
         n = board.count(king)
+        if n == 0 and color == pos.turn and rules.king_taken(pos):
+            continue   # kings may be captured (OPT-king-safety): the game ended with this one
         if n != 1:
             raise bad(f"{'White' if color == WHITE else 'Black'} must have exactly one king; found {n}")
     validate_pawns_and_rights(rules, pos)

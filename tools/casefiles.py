@@ -490,20 +490,13 @@ def option_problems(variant: str, options) -> list[str]:
     if not options:
         return []
     from doublecheck.oracle import options as declared
+    cls = variants.descriptor(variant).rules_class()
     try:
-        declared.check(options)
-        taken = declared.taken_by(variants.descriptor(variant).rules_class())
+        declared.checked_for(cls, options)   # known, taken by the variant, playable together
     except RulesError as e:
         return [f"$.options: {e.message}"]
-    out = []
-    for name, value in options.items():
-        if name not in taken:
-            out.append(f"$.options.{name}: {variant} does not take this option "
-                       f"(it takes: {', '.join(taken) or 'none'})")
-        elif value == declared.OPTIONS[name].default:
-            out.append(f"$.options.{name}: {value} is the default; a case under the default rules "
-                       f"names no option")
-    return out
+    return [f"$.options.{name}: {value} is the default; a case under the default rules names "
+            f"no option" for name, value in options.items() if value == declared.default_of(cls, name)]
 
 
 def option_record_path(cases_dir, variant: str) -> Path:

@@ -53,6 +53,7 @@ class DoubleMove(Chess):
     # OPT-draws, and OPT-fullmove: a Double Move is a turn of two moves
     option_names = Chess.option_names + ("fullmove",)
     comma_marks_double = True
+    option_choices = {}             # every value of OPT-dead-position: a turn has two moves
     max_perft_depth = 12           # each side's Double Move multiplies the count (Limits)
 
     # ------------------------------------------------------------ turn machine
@@ -72,7 +73,9 @@ class DoubleMove(Chess):
         moves = super().legal_moves(pos)
         if pos.state.mid or not self.has_ability(pos):
             return moves
-        opening = [replace(m, opens_double=True) for m in moves if self.completable(pos, m)]
+        # a move taking the king (OPT-king-safety=king-capture) ends the game, so it opens nothing
+        opening = [replace(m, opens_double=True) for m in moves
+                   if not self.takes_king(pos, m) and self.completable(pos, m)]
         return moves + opening
 
     def completable(self, pos, move) -> bool:

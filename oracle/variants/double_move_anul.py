@@ -39,9 +39,27 @@ class DoubleMoveAnul(Chess):
 
     name = "double-move-anul"
     extra_fields = ("turn",)
-    # OPT-draws and OPT-fullmove.  Not OPT-no-move-two: A1 already ends the turn after a
-    # move one with no legal second move, which is that option's "pass".
-    option_names = Chess.option_names + ("fullmove",)
+    # OPT-no-move-two defaults to pass here: A1 already ends the turn after a move one with
+    # no legal second move.
+    option_names = Chess.option_names + ("fullmove", "no-move-two")
+    option_choices = {"no-move-two": ("pass", ("pass", "illegal"))}
+
+    def use_options(self, options):
+        super().use_options(options)
+        # A1, or OPT-no-move-two=illegal: a quiet move one needs a legal move two after it
+        self.move_two_owed = options["no-move-two"] == "illegal"
+
+    def legal_moves(self, pos):
+        """The chess moves, less (OPT-no-move-two=illegal) a quiet move one that leaves no
+        legal move two."""
+        moves = super().legal_moves(pos)
+        if not self.move_two_owed or self.mid_turn(pos):
+            return moves
+        return [m for m in moves if self.brakes(pos, m) or self.has_legal_move(self.half(pos, m))]
+
+    def half(self, pos, move):
+        """Move one played, its side to move again (field 7 ``m``)."""
+        return with_state(self.make(pos, move, ends_turn=False), MID_TURN)
 
     # ------------------------------------------------------------ turn machine
 
@@ -54,7 +72,7 @@ class DoubleMoveAnul(Chess):
             return self.end_turn(pos, move)
         if self.brakes(pos, move):                   # DA-5, DA-6
             return self.end_turn(pos, move)
-        half = with_state(self.make(pos, move, ends_turn=False), MID_TURN)
+        half = self.half(pos, move)
         if self.has_legal_move(half):                # move two is owed (DA-no-pass)
             return half
         return self.end_turn(pos, move)              # no second move exists
@@ -87,6 +105,8 @@ class DoubleMoveAnul(Chess):
         """Does this first move capture or give check?"""
         if move.en_passant or (move.castle is None and pos.board[move.to] is not None):
             return True
+        if not self.has_check:         # OPT-king-safety=king-capture: the capture braked above
+            return False
         board = self.move_board(pos, move)
         king = "k" if pos.turn == WHITE else "K"
         return bool(self.attacked(board, board.index(king), pos.turn))

@@ -49,6 +49,9 @@ NO_MOVE_TWO = {
                            "stalemate", "the game ended at once, drawn by stalemate", True),
     "pass": NoMoveTwo("OPT-no-move-two", "no legal move two exists after it, so the turn ends "
                       "there", "the turn ended there and the game goes on", False),
+    # such a move one is not legal at all (legal_moves), so no turn ends this way
+    "illegal": NoMoveTwo("OPT-no-move-two", "no legal move two exists after it, which makes it "
+                         "an illegal move one", "no such move one is legal", False),
 }
 
 
@@ -62,6 +65,7 @@ class Marseillais(Chess):
     name = "marseillais"
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 -"
     extra_fields = ("turn",)
+    option_choices = {}             # every value of OPT-dead-position: a turn has two moves
     white_opens_with_one_move = True   # M2: the one setting the two ids differ in
     option_names = Chess.option_names + ("fullmove", "ep-after-move-one", "second-en-passant",
                                          "no-move-two")
@@ -83,12 +87,23 @@ class Marseillais(Chess):
 
     has_legal_move = DoubleMoveAnul.has_legal_move
 
+    def legal_moves(self, pos):
+        """The chess moves, less (OPT-no-move-two=illegal) a move one that does not end the
+        turn and leaves no legal move two."""
+        moves = super().legal_moves(pos)
+        if self.no_move_two is not NO_MOVE_TWO["illegal"] or pos.state == MID_TURN:
+            return moves
+        return [m for m in moves if self.move_one_ends_turn(pos, m)
+                or self.has_legal_move(self.after_move_one(pos, m))]
+
     def one_move_turn(self, pos) -> bool:
         """M2: in the balanced form White's first turn (fullmove 1) is a single move."""
         return (self.white_opens_with_one_move and pos.turn == WHITE and pos.fullmove == 1
                 and pos.state != MID_TURN)
 
     def gives_check(self, pos, move) -> bool:
+        if not self.has_check:         # OPT-king-safety=king-capture
+            return False
         board = self.move_board(pos, move)
         king = "k" if pos.turn == WHITE else "K"
         return self.attacked(board, board.index(king), pos.turn)
@@ -96,7 +111,7 @@ class Marseillais(Chess):
     def move_one_ends_turn(self, pos, move) -> bool:
         """M2, M3: the opening move of the balanced form, or a move one that checks.
         (A capture does not end the turn, M1.)"""
-        return self.one_move_turn(pos) or self.gives_check(pos, move)
+        return self.one_move_turn(pos) or self.gives_check(pos, move) or self.takes_king(pos, move)
 
     def play(self, pos, move):
         """The position after one legal move.  After a move one that leaves no

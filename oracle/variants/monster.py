@@ -45,7 +45,8 @@ class Monster(Chess):
     # (OPT-ep-after-white-move-one): by default (MO6) only a double step made with White's
     # move two leaves Black a target; with ``target`` (as PlayStrategy plays it) either
     # double step of White's turn does, so Black may face two targets.
-    option_names = Chess.option_names + ("ep-after-white-move-one",)
+    # MO9: no dead position, so no OPT-dead-position.
+    option_names = ("draws", "move-count", "king-safety", "black-check", "ep-after-white-move-one")
 
     def __init__(self, options=None):
         # The squares on a line (rank, file, diagonal) through each square: only a move
@@ -56,6 +57,9 @@ class Monster(Chess):
     def use_options(self, options):
         super().use_options(options)
         self.black_takes_both_targets = options["ep-after-white-move-one"] == "target"   # MO6.1
+        # MO4, or OPT-black-check=one-move: Black's king need only be out of reach of one
+        # White move, so White's move two may take it (and win, as under king-capture)
+        self.black_one_move_check = options["black-check"] == "one-move"
 
     def make_castle_rules(self):
         """MO7: Black castles as in chess; White has no castling at all."""
@@ -76,7 +80,7 @@ class Monster(Chess):
     def play(self, pos, move):
         """White's move one keeps White to move (MO2; a legal move one always has a legal
         move two after it); White's move two and Black's move end the turn."""
-        if self.first_of_two(pos):
+        if self.first_of_two(pos) and not self.takes_king(pos, move):
             return self.after_move_one(pos, move)
         return self.end_turn(pos, move)
 
@@ -86,7 +90,10 @@ class Monster(Chess):
         if not self.first_of_two(pos):
             return [([m], self.end_turn(pos, m)) for m in self.legal_moves(pos)]
         found = []
-        for first in self.pseudo_moves(pos):
+        for first in self.first_moves(pos):
+            if self.takes_king(pos, first):
+                found.append(([first], self.end_turn(pos, first)))
+                continue
             half = self.after_move_one(pos, first)
             found.extend(([first, m], self.end_turn(half, m)) for m in self.legal_moves(half))
         return found
@@ -96,7 +103,13 @@ class Monster(Chess):
         turn (MO2), so White's moves two are counted after each move one, not played."""
         if not self.first_of_two(pos):
             return len(self.legal_moves(pos))
-        return sum(len(self.legal_moves(self.after_move_one(pos, first))) for first in self.pseudo_moves(pos))
+        return sum(1 if self.takes_king(pos, first) else len(self.legal_moves(self.after_move_one(pos, first)))
+                   for first in self.first_moves(pos))
+
+    def first_moves(self, pos):
+        """White's candidate moves one for a walk through its turns: every move the pieces can
+        make (one with no legal move two after it adds no turn), none once a king is taken."""
+        return [] if self.king_taken(pos) else self.pseudo_moves(pos)
 
     def after_move_one(self, pos, move):
         """White's move one played, White to move again (field 7 ``m``).  Under the MO6.1
@@ -123,7 +136,15 @@ class Monster(Chess):
         """MO2/MO3: White's move one is any move after which a legal move two exists (its
         own king may stand attacked in between); White's move two leaves its king safe.
         MO4: Black's move may not leave White able to take the black king with its two
-        coming moves, and Black never castles out of or across such a threat (MO7)."""
+        coming moves, and Black never castles out of or across such a threat (MO7).
+        OPT-king-safety=king-capture: every move the pieces can make, until a king is taken;
+        OPT-black-check=one-move: Black's move keeps its king safe as in chess."""
+        if self.king_taken(pos):
+            return []
+        if self.kings_captured:
+            return self.pseudo_moves(pos)
+        if pos.turn == BLACK and self.black_one_move_check:
+            return [m for m in self.pseudo_moves(pos) if Chess.king_safe_after(self, pos, m)]
         if pos.turn == BLACK:
             return [m for m in self.pseudo_moves(pos) if not self.black_move_threatened(pos, m)]
         if self.first_of_two(pos):
@@ -140,6 +161,20 @@ class Monster(Chess):
         if self.first_of_two(pos):
             return True
         return super().king_safe_after(pos, move)
+
+    def may_capture(self, target: str) -> bool:
+        """OPT-black-check=one-move: White may take a black king left within reach of its
+        move two; otherwise as in chess (kings are never taken, or always under king-capture)."""
+        return super().may_capture(target) or (target == "k" and self.black_one_move_check)
+
+    def king_taken(self, pos) -> bool:
+        """Under OPT-black-check=one-move Black's king may be taken by White's move two."""
+        if self.black_one_move_check and pos.turn == BLACK:
+            return "k" not in pos.board
+        return super().king_taken(pos)
+
+    def takes_king(self, pos, move) -> bool:
+        return super().takes_king(pos, move) or (self.black_one_move_check and pos.board[move.to] == "k")
 
     # ------------------------------------------------------- MO4: Black's check
 
@@ -199,7 +234,7 @@ class Monster(Chess):
         """White (MO3): its king is attacked.  Black (MO4): between White's moves, its king
         is attacked; otherwise White's two coming moves could take it."""
         color = color or pos.turn
-        if color == WHITE or "k" not in pos.board:
+        if color == WHITE or "k" not in pos.board or not self.has_check or self.black_one_move_check:
             return super().in_check(pos, color)
         if pos.turn == WHITE and pos.state == MID_TURN:
             return bool(self.attacked(pos.board, pos.board.index("k"), WHITE))
@@ -290,13 +325,13 @@ class Monster(Chess):
         fen_io.validate_standard(self, pos.replace(ep=None))
         self.validate_targets(pos)
         if pos.state != MID_TURN:
-            if pos.turn == WHITE and pos.ep and self.threat(pos.board, pos.ep):
+            if pos.turn == WHITE and pos.ep and self.in_check(pos, BLACK):
                 raise bad_fen("the side not to move is in check: White's two coming moves could "
                               "take the black king, using the en passant target (MO4)")
             return
         if pos.turn == BLACK:
             raise bad_fen("field 7 is 'm' with Black to move, but Black's turn is a single move (MO2)")
-        if self.attacked(pos.board, pos.board.index("k"), WHITE):
+        if self.has_check and not self.black_one_move_check and self.attacked(pos.board, pos.board.index("k"), WHITE):
             raise bad_fen("field 7 is 'm' but Black's king is attacked: Black's last move could "
                           "not have left it within reach of White's two moves (MO4)")
         if not self.has_legal_move(pos):

@@ -47,6 +47,9 @@ SERIES_DRAW_ENDINGS = {
                "claimable": (("fifty-moves", QUIET_SERIES_CLAIM, None), ("threefold-repetition", None, 3))},
     "automatic": {"automatic": (("fifty-moves", QUIET_SERIES_CLAIM, None), ("threefold-repetition", None, 3)),
                   "claimable": ()},
+    "claims-only": {"automatic": (),
+                    "claimable": (("fifty-moves", QUIET_SERIES_CLAIM, None), ("threefold-repetition", None, 3))},
+    "none": {"automatic": (), "claimable": ()},
 }
 # The turn-perft depth limit (P8): depth 4 from the start is already 10 moves, some
 # 10**13 sequences, and its series of 4 pass the walk's limit in most positions.
@@ -81,13 +84,19 @@ class Progressive(Chess):
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 1 0 0"
     extra_fields = ("series length", "moves played", "quiet series")
     early_check_allowed = True   # PS1 (True) or PI1 (False): the one setting the forms differ in
-    en_passant_allowed = True    # P3; False is the reading of a source that has no en passant
+    en_passant_allowed = True    # P3; False under OPT-series-en-passant=none
+    option_names = Chess.option_names + ("series-en-passant", "no-move-two")
+    option_choices = {"no-move-two": ("stalemate", ("stalemate", "pass"))}
 
     def use_options(self, options):
         super().use_options(options)
         # P5, P5.1: the draws of G3 counted in quiet series, ten and fifteen (OPT-draws as
         # everywhere: automatic ends the game at the claim's thresholds).
-        self.draw_endings = SERIES_DRAW_ENDINGS[options["draws"]]
+        self.draw_endings = self.endings_under(options, SERIES_DRAW_ENDINGS)
+        # P3, or OPT-series-en-passant=none: no en passant capture at all
+        self.en_passant_allowed = options["series-en-passant"] == "first-move"
+        # P4, or OPT-no-move-two=pass: a series its mover cannot go on with passes the turn
+        self.series_passes = options["no-move-two"] == "pass"
 
     # ------------------------------------------------------------ turn machine
 
@@ -96,6 +105,8 @@ class Progressive(Chess):
         return pos.state.length - pos.state.played
 
     def gives_check(self, pos, move) -> bool:
+        if not self.has_check:         # OPT-king-safety=king-capture
+            return False
         board = self.move_board(pos, move)
         king = "k" if pos.turn == WHITE else "K"
         return king in board and bool(self.attacked(board, board.index(king), pos.turn))
@@ -122,21 +133,23 @@ class Progressive(Chess):
         return pos.state.played > 0 and self.has_legal_move(pos)
 
     def ends_series(self, pos, move) -> bool:
-        """P1: the series' last move; PS1: a move that gives check."""
-        return self.left(pos) == 1 or self.gives_check(pos, move)
+        """P1: the series' last move; PS1: a move that gives check; under
+        OPT-king-safety=king-capture a move that takes the king."""
+        return self.left(pos) == 1 or self.gives_check(pos, move) or self.takes_king(pos, move)
 
     def play(self, pos, move):
         after = self.make(pos, move, ends_turn=False)
         pending = self.pending_targets(pos, move)
         st = pos.state
-        if self.ends_series(pos, move):
+        inside = Position(after.board, pos.turn, after.castling, pending, after.halfmove,
+                          after.fullmove, Series(st.length, st.played + 1, st.quiet))
+        if self.ends_series(pos, move) or (self.series_passes and not self.has_legal_move(inside)):
             quiet = st.quiet + 1 if after.halfmove > st.played else 0
             targets = frozenset(t for t in pending if self.live(after.board, t, pos.turn))
             return Position(after.board, other(pos.turn), after.castling, targets, after.halfmove,
                             after.fullmove + (1 if pos.turn == BLACK else 0),
                             Series(st.length + 1, 0, quiet))
-        return Position(after.board, pos.turn, after.castling, pending, after.halfmove,
-                        after.fullmove, Series(st.length, st.played + 1, st.quiet))
+        return inside
 
     def turns(self, pos):
         """Every way to finish the current series, as (moves, position after); P8 bounds
@@ -240,15 +253,9 @@ class Progressive(Chess):
     def status(self, pos, history=()) -> dict:
         """P4 inside a series; at a boundary checkmate (P2, PI1), stalemate (P4), G4,
         P5's series count (as the move-count draws, P5.1) and repetition (P6)."""
-        if pos.state.played:
-            return not_over() if self.mid_turn(pos) else game_over("stalemate")
-        if not self.has_legal_move(pos):
-            if self.in_check(pos):
-                return game_over("checkmate", winner=other(pos.turn))
+        if pos.state.played and not self.mid_turn(pos):
             return game_over("stalemate")
-        if self.dead_position(pos):
-            return game_over("dead-position")
-        return self.draw_status(pos, history)
+        return super().status(pos, history)
 
     def draw_clock(self, pos) -> int:
         """P5: the draws count quiet series, not moves."""
@@ -351,6 +358,9 @@ class Progressive(Chess):
         if self.in_check(pos):
             raise bad_fen(f"field 8 says {who}'s series goes on, but {who} is in check: no move of "
                           f"the series may leave the own king attacked (PI2)")
+        if self.series_passes and not self.has_legal_move(pos):
+            raise bad_fen(f"field 8 says {who}'s series goes on, but {who} has no legal move: under "
+                          f"no-move-two=pass the series would already have ended (OPT-no-move-two)")
 
     def state_sentences(self, pos):
         st, g = pos.state, self.geometry

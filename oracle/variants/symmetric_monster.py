@@ -62,8 +62,9 @@ class SymmetricMonster(Chess):
     has_check = False        # R1, R2: kings are captured, castling ignores attacks
     double_pieces = True
     extra_fields = ("double-kings in hand", "first action of the double turn")
-    # OPT-draws (S11 keeps G3) and OPT-fullmove: a double-piece turn is two actions
-    option_names = Chess.option_names + ("fullmove",)
+    # OPT-draws and OPT-move-count (S11 keeps G3) and OPT-fullmove: a double-piece turn is
+    # two actions.  No OPT-king-safety (no check, S4) and no OPT-dead-position (S11).
+    option_names = ("draws", "move-count", "fullmove")
     drop_squares = {WHITE: tuple(BOARD.rank_squares(0)), BLACK: tuple(BOARD.rank_squares(9))}
 
     # ------------------------------------------------------------- kings

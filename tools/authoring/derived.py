@@ -325,12 +325,19 @@ def option_rows() -> list[str]:
     """docs/options.md, "The options": every option of doublecheck.oracle.options with its
     values, and the variants whose rules class takes it (a capability: every variant)."""
     from doublecheck.oracle import options
-    takes = {v: options.taken_by(variants.get(v)) for v in REGISTRY}
+    classes = {v: variants.descriptor(v).rules_class() for v in REGISTRY}
+    takes = {v: options.taken_by(cls) for v, cls in classes.items()}
     rows = ["| option | kind | default | other values | variants |", "|---|---|---|---|---|"]
     for name, option in options.OPTIONS.items():
         mine = [v for v, taken in takes.items() if name in taken]
         who = "all" if option.kind == options.CAPABILITY or len(mine) == len(takes) else \
             ", ".join(f"`{v}`" for v in mine)
+        own = [f"`{v}`: default `{options.default_of(classes[v], name)}`, values "
+               + ", ".join(f"`{x}`" for x in options.values_of(classes[v], name))
+               for v in mine if (options.default_of(classes[v], name), options.values_of(classes[v], name))
+               != (option.default, tuple(option.values))]
+        if own:
+            who += " (" + "; ".join(own) + ")"
         others = "; ".join(f"`{v}`: {_cell(option.values[v].summary)}" for v in option.alternatives())
         rows.append(f"| `{name}` | {option.kind} | `{option.default}` | {others} | {who} |")
     return rows

@@ -32,7 +32,9 @@ from doublecheck.oracle import variants
 RECORD_MAX_NODES = 200_000   # perft nodes above which a case is not played again under an option
 # Options whose rule says they never change a perft count, with that rule: a perft case
 # above the bound is then known unchanged rather than not recomputed.
-PERFT_NEUTRAL = {"draws": "G7: draw rules do not stop perft"}
+PERFT_NEUTRAL = {"draws": "G7: draw rules do not stop perft",
+                 "move-count": "G7: draw rules do not stop perft",
+                 "dead-position": "G7: a drawn position does not stop perft"}
 
 
 class RecordError(Exception):
@@ -79,12 +81,13 @@ def changes_of(variant: str, cases) -> dict:
     from doublecheck.harness.runner import expected_nodes
     mine = [c for c in cases if c.variant == variant]
     out = {}
-    for name in declared.taken_by(variants.descriptor(variant).rules_class()):
-        for value in declared.OPTIONS[name].alternatives():
+    cls = variants.descriptor(variant).rules_class()
+    for name in declared.taken_by(cls):
+        for value in (v for v in declared.values_of(cls, name) if v != declared.default_of(cls, name)):
             changed, skipped = [], {}
             for case in mine:
-                if name in case.options:      # the case states this option's value itself
-                    continue
+                if name in case.options or declared.exclusion({**case.options, name: value}):
+                    continue   # the case states this option itself, or one that cannot go with it
                 nodes = expected_nodes(case)
                 if nodes > RECORD_MAX_NODES:
                     if name not in PERFT_NEUTRAL:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
 
-from doublecheck.oracle.errors import INVALID_FEN, RulesError
+from doublecheck.oracle.errors import INVALID_FEN, UNKNOWN_OPTION, RulesError
 
 FROM_HELLO, FROM_COMMAND_LINE = "hello", "--option"
 RECOMPUTE_MAX_NODES = 200_000   # perft nodes the oracle counts again for one case under options
@@ -37,8 +37,20 @@ MAX_DECLARED = 64               # options one hello may declare (the table has a
 
 
 def option_table() -> dict:
-    from doublecheck.oracle.options import OPTIONS
-    return OPTIONS
+    """Every option, the built-in ones and those plugin variants declare."""
+    from doublecheck.oracle.options import table
+    return table()
+
+
+def default_in(variant: str | None, name: str) -> str:
+    """The value ``variant`` plays when nothing is declared (a variant may have its own
+    default, as double-move-anul's no-move-two=pass); the table's without a variant."""
+    from doublecheck.oracle import variants
+    from doublecheck.oracle.options import default_of
+    if variant is None or variant not in variants.registered():
+        return option_table()[name].default
+    cls = variants.descriptor(variant).rules_class()
+    return default_of(cls, name) if name in getattr(cls, "option_names", ()) else option_table()[name].default
 
 
 def check_options(values: dict) -> dict:
@@ -90,6 +102,22 @@ def expects_fen_refusal(case) -> bool:
     return case.expect.get("error", {}).get("code") == INVALID_FEN
 
 
+def with_expected_clocks(answer: dict, expect: dict) -> dict:
+    """fen-clocks=no: the answer's FEN with the expected halfmove clock and fullmove number
+    put in (inserted where the engine wrote none), so that FENs are compared without them."""
+    got, want = answer.get("fen"), expect.get("fen")
+    if not (isinstance(got, str) and isinstance(want, str)):
+        return answer
+    fields, wanted = got.split(" "), want.split(" ")
+    if len(wanted) < 6 or len(fields) not in (len(wanted), len(wanted) - 2):
+        return answer   # not a FEN that lacks only its clocks: judged as it is
+    if len(fields) == len(wanted) - 2:
+        fields[4:4] = wanted[CLOCK_FIELDS]
+    else:
+        fields[CLOCK_FIELDS] = wanted[CLOCK_FIELDS]
+    return {**answer, "fen": " ".join(fields)}
+
+
 @dataclass(frozen=True)
 class CapabilitySkip:
     """A capability value an engine may declare, the cases it cannot answer, and why."""
@@ -98,11 +126,40 @@ class CapabilitySkip:
     reason: str
 
 
+CLOCK_FIELDS = slice(4, 6)   # FEN fields 5 and 6: the halfmove clock and the fullmove number
+
+
+def without_clocks(fen: str) -> str:
+    """``fen`` with its clocks reset (0 and 1); a FEN with fewer fields is left as it is."""
+    fields = fen.split(" ")
+    if len(fields) < 6:
+        return fen
+    fields[CLOCK_FIELDS] = ["0", "1"]
+    return " ".join(fields)
+
+
+def rests_on_clocks(case) -> bool:
+    """Does the case's answer depend on the clocks of its FEN (a move-count draw, the turn
+    number of a Marseillais opening, a fullmove written back)?  It does when the oracle's
+    answer changes with them reset, or when it expects a FEN back (whose clocks such an
+    engine does not stand by: compared without them) while the game status reads them."""
+    fen = case.request.get("fen")
+    if not isinstance(fen, str) or case.nodes:     # perft never reads the clocks (G7)
+        return False
+    reset = dataclasses.replace(case, request={**case.request, "fen": without_clocks(fen)})
+    options = dict(getattr(case, "options", None) or {})
+    return expected_under(reset, options) != expected_under(case, options)
+
+
 # One row per capability value that leaves cases out (the table's other values leave none out).
 CAPABILITY_SKIPS = {
     ("san", "no"): CapabilitySkip(
         needs_san, "the request writes its moves in SAN and the engine declares san=no "
                    "(it reads coordinate moves only)"),
+    ("fen-clocks", "no"): CapabilitySkip(
+        rests_on_clocks, "the expected answer rests on the FEN's halfmove clock or fullmove "
+                         "number and the engine declares fen-clocks=no (its FENs carry no clocks "
+                         "it stands by)"),
     ("fen-validation", "lenient"): CapabilitySkip(
         expects_fen_refusal, "the case expects an invalid FEN to be refused and the engine "
                              "declares lenient FEN validation (fen-validation=lenient)"),
@@ -137,6 +194,7 @@ class Plan:
     skip: str | None = None
     note: str | None = None
     options: dict = field(default_factory=dict)   # the rule options the case is judged under
+    by_declared: bool = False   # skipped because of a declared non-default value (honest counts)
 
     def reference(self):
         """The oracle playing under ``options`` (None: the default one), for what compares
@@ -174,9 +232,12 @@ class Declared:
         origin = {name: FROM_COMMAND_LINE if name in command_line else FROM_HELLO for name in values}
         return cls(values, origin, None if cases_dir is None else str(cases_dir))
 
-    def value(self, name: str) -> str:
-        """The value the engine plays: declared, else the table's default."""
-        return self.values.get(name, option_table()[name].default)
+    def value(self, name: str, variant: str | None = None) -> str:
+        """The value the engine plays (in ``variant``): declared, else the default."""
+        return self.values.get(name, default_in(variant, name))
+
+    def declares_other_than_default(self, name: str, variant: str | None = None) -> bool:
+        return name in self.values and self.values[name] != default_in(variant, name)
 
     def items(self) -> list[dict]:
         """Each declared option: name, value, kind (rule or capability), from (hello or --option),
@@ -186,6 +247,29 @@ class Declared:
                  "default": value == table[name].default}
                 for name, value in sorted(self.values.items())]
 
+    def check_playable(self, claimed) -> None:
+        """Refused at the start of a run (RulesError unknown-option): a declared rule value
+        that no claimed variant takes, or two declared values that cannot be played together
+        in a claimed variant.  Each variant plays only the values it takes."""
+        from doublecheck.oracle import options, variants
+        known = [v for v in claimed if isinstance(v, str) and v in variants.registered()]
+        classes = [variants.descriptor(v).rules_class() for v in known]
+        for name, value in sorted(self.values.items()):
+            if option_table()[name].kind != options.RULE or not classes:
+                continue
+            if not any(name in options.taken_by(c) and value in options.values_of(c, name) for c in classes):
+                raise RulesError(UNKNOWN_OPTION, f"{name}={value} is taken by none of the variants the "
+                                                 f"engine claims ({', '.join(known)}); "
+                                                 f"doublecheck rules --options lists who takes what")
+        for variant, cls in zip(known, classes):
+            why = options.exclusion(options.playable(cls, self.values))
+            if why:
+                raise RulesError(UNKNOWN_OPTION, f"{variant}: {why}")
+
+    def adjust(self, answer: dict, expect: dict) -> dict:
+        """The engine's answer as it is judged: FEN clocks put in under fen-clocks=no."""
+        return with_expected_clocks(answer, expect) if self.values.get("fen-clocks") == "no" else answer
+
     def summary(self) -> str:
         """One line: ``draws=automatic (hello), san=no (capability, --option)``."""
         return summary_of(self.items())
@@ -193,23 +277,31 @@ class Declared:
     # -- judging
 
     def plan(self, case) -> Plan:
-        why = self.conflict(case) or self.missing_capability(case)
+        conflict = self.conflict(case)
+        if conflict:
+            return Plan(case, skip=conflict[0], by_declared=conflict[1])
+        why = self.missing_capability(case)
         if why:
-            return Plan(case, skip=why)
+            return Plan(case, skip=why, by_declared=True)
         own = dict(getattr(case, "options", None) or {})
         extra = self.extra_rule_options(case)
         if not extra:
             return Plan(case, options=own)
         plan = self.recomputed(case, extra)
-        plan.options = {**own, **extra}
+        plan.options, plan.by_declared = {**own, **extra}, plan.skip is not None
         why = plan.note and self.missing_capability(plan.case)   # (the new answer may need one)
-        return Plan(case, skip=f"{why} (its answer under the declared options)") if why else plan
+        if why:
+            return Plan(case, skip=f"{why} (its answer under the declared options)", by_declared=True)
+        return plan
 
-    def conflict(self, case) -> str | None:
-        """A case written for an option value the engine does not play."""
+    def conflict(self, case) -> tuple[str, bool] | None:
+        """A case written for an option value the engine does not play, and whether a declared
+        value of the engine's is the cause (not merely the engine playing the default)."""
         for name, wanted in sorted((getattr(case, "options", None) or {}).items()):
-            if name in option_table() and self.value(name) != wanted:
-                return f"written for {name}={wanted}; the engine plays {self.value(name)}"
+            played = self.value(name, case.variant) if name in option_table() else wanted
+            if played != wanted:
+                return (f"written for {name}={wanted}; the engine plays {played}",
+                        self.declares_other_than_default(name, case.variant))
         return None
 
     def missing_capability(self, case) -> str | None:
@@ -225,15 +317,9 @@ class Declared:
 
     def recomputed(self, case, extra: dict) -> Plan:
         said = ", ".join(f"{k}={v}" for k, v in sorted(extra.items()))
-        record = option_record(case.variant, self.cases_dir)
-        entries = [record.get(f"{k}={v}") for k, v in sorted(extra.items())]
-        if all(entries):
-            for entry in entries:
-                reason = (entry.get("not_recomputed") or {}).get(case.id)
-                if reason:
-                    return Plan(case, skip=f"its answer under {said} is not recorded: {reason}")
-            if not any(case.id in (entry.get("changed") or ()) for entry in entries):
-                return Plan(case)   # the record says these options leave its answer as it is
+        verdict = self.recorded(case, extra, said)
+        if verdict is not None:
+            return verdict
         nodes = case.nodes or 0
         if nodes > RECOMPUTE_MAX_NODES:
             return Plan(case, skip=f"{said} may change this count and it expects {nodes} nodes, "
@@ -246,6 +332,27 @@ class Declared:
         written = ", ".join(f"{k}={v}" for k, v in sorted(own.items())) or "the default rules"
         note = f"expected answer from the oracle under {said} (the case's own is for {written})"
         return Plan(dataclasses.replace(case, expect=expect), note=note)
+
+    def recorded(self, case, extra: dict, said: str) -> Plan | None:
+        """What the generated record says of the case under ``extra``, where it can say it:
+        the record holds one value at a time, so under several values together (which may
+        change an answer none of them changes alone) it speaks only for a perft count too
+        big to play again, and only when at most one of the values can change counts at
+        all.  None: the oracle answers under the combination."""
+        from doublecheck.authoring.options_record import PERFT_NEUTRAL
+        record = option_record(case.variant, self.cases_dir)
+        entries = [record.get(f"{k}={v}") for k, v in sorted(extra.items())]
+        counting = [k for k in extra if k not in PERFT_NEUTRAL]
+        alone = len(extra) == 1 or ((case.nodes or 0) > RECOMPUTE_MAX_NODES and len(counting) <= 1)
+        if not alone or not all(entries):
+            return None
+        for entry in entries:
+            reason = (entry.get("not_recomputed") or {}).get(case.id)
+            if reason:
+                return Plan(case, skip=f"its answer under {said} is not recorded: {reason}")
+        if not any(case.id in (entry.get("changed") or ()) for entry in entries):
+            return Plan(case)   # the record says these options leave its answer as it is
+        return None
 
 
 def expected_under(case, options: dict) -> dict:

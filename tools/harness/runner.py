@@ -229,10 +229,11 @@ def run_case(case, engine: Engine, claims: dict, max_nodes=None, drill=True,
     if declared or getattr(case, "options", None):   # a case written for an option value too
         plan = (declared or NO_OPTIONS).plan(case)
         if plan.skip:
-            return Result(case, "skipped", [plan.skip], by_options=True)
+            return Result(case, "skipped", [plan.skip], by_options=plan.by_declared)
         case, note, reference, under = plan.case, plan.note, plan.reference(), plan.options or None
     start = time.perf_counter()
-    result = _judge(case, engine, drill, timeout, reference, claims, {} if memo is None else memo, under)
+    result = _judge(case, engine, drill, timeout, reference, claims, {} if memo is None else memo, under,
+                    adjust=(declared or NO_OPTIONS).adjust)
     result.seconds = time.perf_counter() - start
     if note and result.outcome != "passed":
         result.lines.insert(0, note)
@@ -247,10 +248,12 @@ def _error(case, kind: str, lines: list[str], message: str | None = None, **more
     return Result(case, "error", lines, problem={"kind": kind, "message": message}, **more)
 
 
-def _judge(case, engine, drill, timeout, reference=None, claims=None, memo=None, options=None) -> Result:
+def _judge(case, engine, drill, timeout, reference=None, claims=None, memo=None, options=None,
+           adjust=None) -> Result:
     """``reference``: the oracle the case's answer comes from, when not the default one
     (declared ``options``); what a doubt, a drill-down, a reason or a first divergence
-    compares with."""
+    compares with.  ``adjust(answer, expect)``: the answer as the declared capabilities
+    have it judged (``Declared.adjust``)."""
     op = case.request.get("op")
     limit = time_limit(case, timeout)
     try:
@@ -268,6 +271,8 @@ def _judge(case, engine, drill, timeout, reference=None, claims=None, memo=None,
     if not isinstance(answer, dict) or not isinstance(answer.get("ok"), bool):
         return _error(case, PROTOCOL_ERROR, [f"protocol-error: malformed answer: {answer!r:.200}"],
                       limit=limit)
+    if adjust is not None and answer["ok"]:
+        answer = adjust(answer, case.expect)
     kept = dict(answer=answer, limit=limit)
     wrong = response_problems(op, {"id": 0, **answer})
     if wrong:
@@ -608,9 +613,9 @@ class Worker:
         if why:
             return Result(case, "skipped", [why])
         if self.declared or getattr(case, "options", None):
-            why = (self.declared or NO_OPTIONS).plan(case).skip
-            if why:
-                return Result(case, "skipped", [why], by_options=True)
+            plan = (self.declared or NO_OPTIONS).plan(case)
+            if plan.skip:
+                return Result(case, "skipped", [plan.skip], by_options=plan.by_declared)
         n = self.broken_in_a_row
         times = "crash or timeout" if n == 1 else "crashes or timeouts"
         return _error(case, "not-run", [f"not run: the engine was given up on after {n} {times} "
@@ -689,7 +694,9 @@ def judged_under(claims: dict, options: RunOptions):
     """The options a run judges under (``declared.Declared``): the hello's, overridden by
     --option.  RulesError(unknown-option) naming the known ones, for either."""
     from doublecheck.harness.declared import Declared
-    return Declared.of(claims.get("options"), options.declared, options.cases_dir)
+    declared = Declared.of(claims.get("options"), options.declared, options.cases_dir)
+    declared.check_playable(claims.get("variants") or ())
+    return declared
 
 
 def _sequential(cases, worker):

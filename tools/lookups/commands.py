@@ -170,14 +170,21 @@ def options_data(chosen=None) -> list[dict]:
     these variants take."""
     from doublecheck.oracle import options
     every = list(variants.registered())
-    takes = {v: set(options.taken_by(variants.descriptor(v).rules_class())) for v in every}
+    classes = {v: variants.descriptor(v).rules_class() for v in every}
     out = []
-    for name, option in options.OPTIONS.items():
-        which = every if option.kind == options.CAPABILITY else [v for v in every if name in takes[v]]
+    for name, option in options.table().items():
+        which = every if option.kind == options.CAPABILITY else \
+            [v for v in every if name in options.taken_by(classes[v])]
         if chosen and not set(chosen) & set(which):
             continue
+        own = {v: {"default": options.default_of(classes[v], name),
+                   "values": list(options.values_of(classes[v], name))}
+               for v in which if option.kind == options.RULE
+               and (options.default_of(classes[v], name), options.values_of(classes[v], name))
+               != (option.default, tuple(option.values))}
         out.append({"name": name, "kind": option.kind, "summary": option.summary,
                     "default": option.default, "rule": option.rule, "variants": which,
+                    "in_variants": own,
                     "values": [{"value": value, "default": value == option.default,
                                 "summary": v.summary, "sources": list(v.sources)}
                                for value, v in option.values.items()]})
