@@ -21,6 +21,13 @@ from doublecheck.perft.cache import Counter, Table
 NON_DEFAULT = [(name, value) for name, o in options.rule_options().items() for value in o.alternatives()]
 
 
+def non_default(variant):
+    """The values other than its own default of every option ``variant`` takes."""
+    cls = variants.descriptor(variant).rules_class()
+    return [(n, x) for n in options.taken_by(cls) for x in options.values_of(cls, n)
+            if x != options.default_of(cls, n)]
+
+
 @pytest.fixture(scope="module")
 def cases():
     found, problems = load_cases()
@@ -59,12 +66,14 @@ def test_rules_classes_take_only_rule_options_and_every_variant_takes_draws():
         taken = options.taken_by(variants.descriptor(v).rules_class())
         assert "draws" in taken, v
         assert all(options.OPTIONS[n].kind == options.RULE for n in taken), v
-    assert "no-move-two" not in options.taken_by(variants.get("double-move-anul"))   # A1 is "pass"
+    anul = variants.get("double-move-anul")        # A1 is "pass": its own default
+    assert options.default_of(anul, "no-move-two") == "pass" != options.OPTIONS["no-move-two"].default
+    assert options.values_of(anul, "no-move-two") == ("pass", "illegal")
 
 
 @pytest.mark.parametrize("declared, words", [
-    ({"draw": "automatic"}, "unknown option 'draw' (known: draws, fullmove"),
-    ({"draws": "auto"}, "unknown value 'auto' of option draws (known: claims, automatic)"),
+    ({"draw": "automatic"}, "unknown option 'draw' (known: draws, move-count"),
+    ({"draws": "auto"}, "unknown value 'auto' of option draws (known: claims, automatic, claims-only, none)"),
     ({"san": "maybe"}, "(known: yes, no)"),
 ])
 def test_unknown_names_and_values_are_refused_with_the_known_ones(declared, words):
@@ -258,10 +267,8 @@ def test_the_perft_cache_keeps_counts_under_other_options_apart():
 # --- cases ----------------------------------------------------------------------
 
 def test_every_non_default_value_has_curated_cases_of_both_colours(cases):
-    for name, value in NON_DEFAULT:
-        for v in variants.REGISTRY:
-            if name not in options.taken_by(variants.get(v)):
-                continue
+    for v in variants.REGISTRY:
+        for name, value in non_default(v):
             mine = [c for c in cases if c.variant == v and c.options.get(name) == value]
             assert len(mine) >= 4, (v, name)
             sides = {c.request["fen"].split()[1] if "fen" in c.request else "w" for c in mine}
@@ -320,7 +327,7 @@ def test_the_record_names_every_non_default_value_of_the_options_a_variant_takes
     for v in variants.REGISTRY:
         record = option_changes(v)
         taken = options.taken_by(variants.get(v))
-        assert set(record) == {f"{n}={x}" for n, x in NON_DEFAULT if n in taken}, v
+        assert set(record) == {f"{n}={x}" for n, x in non_default(v)}, v
         for key, entry in record.items():
             assert entry["changed"] <= ids and set(entry["not_recomputed"]) <= ids
             assert not entry["changed"] & set(entry["not_recomputed"])

@@ -173,3 +173,49 @@ class AutomaticDrawsAtFourfold(Chess):
         if options["draws"] == "automatic":
             self.draw_endings = {"automatic": (("fifty-moves", 100, None), ("threefold-repetition", None, 4)),
                                  "claimable": ()}
+
+
+class ClaimsOnlyWithoutClaims(Chess):
+    """draws=claims-only (OPT-draws) read as "no draws at all": the claims go too."""
+
+    def use_options(self, options):
+        super().use_options(options)
+        if options["draws"] == "claims-only":
+            self.draw_endings = {"automatic": (), "claimable": ()}
+
+
+class NoDrawsStillClaimable(Chess):
+    """draws=none (OPT-draws) dropping the automatic endings but keeping the claims."""
+
+    def use_options(self, options):
+        super().use_options(options)
+        if options["draws"] == "none":
+            self.draw_endings = {"automatic": (), "claimable": (("fifty-moves", 100, None),)}
+
+
+class NoMoveCountKeepsTheClaim(Chess):
+    """move-count=none (OPT-move-count) dropping only the automatic seventy-five-move ending."""
+
+    def use_options(self, options):
+        super().use_options(options)
+        if options["move-count"] == "none":
+            self.draw_endings = {"automatic": (("fivefold-repetition", None, 5),),
+                                 "claimable": (("fifty-moves", 100, None), ("threefold-repetition", None, 3))}
+
+
+class MinorPieceAlwaysDead(Chess):
+    """dead-position=none (OPT-dead-position) still ending the game with a lone minor piece."""
+
+    def status(self, pos, history=()):
+        others = [p for p in pos.board if p is not None and p[-1] not in "Kk"]
+        if self.dead_rule == "none" and len(others) == 1 and others[0][-1] in "NBnb":
+            return game_over("dead-position")
+        return super().status(pos, history)
+
+
+class TakenKingPlaysOn(Chess):
+    """king-safety=king-capture (OPT-king-safety) without its ending: a side whose king was
+    taken plays on with its other pieces."""
+
+    def king_taken(self, pos):
+        return False

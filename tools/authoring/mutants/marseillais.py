@@ -23,11 +23,11 @@ from doublecheck.authoring.mutants.common import (CountsBetweenFieldSevenMixin, 
                                                   checks_as_plain_step, checks_by_moved_piece)
 from doublecheck.authoring.mutants.common import (  # noqa: F401 (entries' bases)
     ClockBeforeDeadPositionMixin, DeadPositionBeforeStalemateMixin, RepetitionBeforeClockMixin)
-from doublecheck.oracle.chess import game_over
+from doublecheck.oracle.chess import game_over, not_over
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 from doublecheck.oracle.position import WHITE, other
 from doublecheck.oracle.variants.double_move_anul import BOUNDARY, MID_TURN, with_state
-from doublecheck.oracle.variants.marseillais import NO_TARGETS, Marseillais, MarseillaisClassic
+from doublecheck.oracle.variants.marseillais import NO_MOVE_TWO, NO_TARGETS, Marseillais, MarseillaisClassic
 
 
 # ------------------------------------------------------------------ the turn
@@ -302,3 +302,20 @@ class CaptureWithoutMoveTwoPasses(GenericTurns):
         if capture and after.state == MID_TURN and not self.has_legal_move(after):
             return self.end_turn(pos, move)
         return after
+
+
+class DeadOnlyAtTurnEnd(Marseillais):
+    """dead-position=at-once (OPT-dead-position) judged at the turn's end only, as by default."""
+
+    def mid_turn_status(self, pos):
+        return not_over()
+
+
+class MoveTwoOwedIgnored(Marseillais):
+    """no-move-two=illegal (OPT-no-move-two) not applied: a move one with no move two after it
+    is still offered, and ends the game as M5 says."""
+
+    def use_options(self, options):
+        super().use_options(options)
+        if options["no-move-two"] == "illegal":
+            self.no_move_two = NO_MOVE_TWO["stalemate"]

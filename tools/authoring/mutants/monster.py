@@ -184,3 +184,11 @@ class OnlyLastDoubleStepTarget(Monster):
         if self.black_takes_both_targets and passed is not None and len(after.ep) > 1:
             return after.replace(ep=frozenset([passed]))
         return after
+
+
+class OneMoveCheckKingUntouchable(Monster):
+    """black-check=one-move (OPT-black-check) without its consequence: Black may step within
+    reach of White's two moves, but White's move two may not take the king."""
+
+    def may_capture(self, target):
+        return Chess.may_capture(self, target)

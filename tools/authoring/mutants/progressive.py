@@ -60,9 +60,12 @@ class CheckAnswerMayCheck:
 # ------------------------------------------------------------------ en passant
 
 class NoEnPassant:
-    """P3 dropped: no en passant at all (the reading of one site's rules)."""
+    """P3 dropped: no en passant at all (the reading of one site's rules, which is
+    OPT-series-en-passant=none played without declaring it)."""
 
-    en_passant_allowed = False
+    def use_options(self, options):
+        super().use_options(options)
+        self.en_passant_allowed = False
 
 
 class LastMoveTargetsOnly:
@@ -141,3 +144,20 @@ class SeriesLengthInIdentity:
 
     def identity(self, pos):
         return super().identity(pos) + (pos.state.length,)
+
+
+class SeriesEnPassantKept:
+    """series-en-passant=none (OPT-series-en-passant) read nowhere: en passant is still offered."""
+
+    def use_options(self, options):
+        super().use_options(options)
+        self.en_passant_allowed = True
+
+
+class StuckSeriesStillEndsTheGame:
+    """no-move-two=pass (OPT-no-move-two) not applied: a series its mover cannot go on with
+    still ends the game drawn (P4)."""
+
+    def use_options(self, options):
+        super().use_options(options)
+        self.series_passes = False
