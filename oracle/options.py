@@ -4,14 +4,19 @@ project's ruling) and named alternatives, each value with where it comes from.
 
 Two kinds share one table, ``OPTIONS``:
 
-- ``rule`` options change what the oracle answers (``draws``, ``fullmove``, the
-  three Marseillais points).  Which of them a variant takes is said by its rules
-  class, ``option_names`` (so a variant in a package of its own takes options the
-  same way), and a rules object built with options reads them from
-  ``self.options`` where its rule differs;
+- ``rule`` options change what the oracle answers (the draws, the fullmove number,
+  kings that may be captured, the Marseillais, Monster and progressive points).
+  Which of them a variant takes is said by its rules class, ``option_names``; a
+  class may give an option a default or a set of values of its own,
+  ``option_choices`` (``default_of``, ``values_of``); a rules object built with
+  options reads them from ``self.options`` where its rule differs;
 - ``capability`` options say what an engine cannot do (read SAN, reject invalid
-  FENs); the oracle can do both, and the harness skips the cases that need a
-  capability an engine declared it lacks.
+  FENs, keep FEN clocks); the oracle can do all of it, and the harness skips the
+  cases that need a capability an engine declared it lacks.
+
+A variant plugin adds options of its own (``plugin_option``, listed in its rules
+class's ``declares_options``); ``table()`` is the built-in table with them.
+``EXCLUSIVE`` names values that cannot be played together.
 
 The catalogue states each rule option as a rule, ``OPT-<name>``
 (cases/rules/options.json; ``doublecheck rules OPT-draws``), and
@@ -22,10 +27,13 @@ The interface:
 
 - ``check(declared)``: names and values checked, ``RulesError(unknown-option)``
   listing the known ones otherwise;
-- ``applicable(rules_or_class, declared)``: the declared rule options its
-  variant takes, defaults left out (``{}`` is "the default rules");
+- ``applicable(rules_or_class, declared)``: the declared values its variant
+  plays (``playable``: options and values it does not take are left out), its
+  defaults left out (``{}`` is "the default rules");
 - ``settings(rules_class, declared)``: every option the class takes, defaults
   filled in (what ``self.options`` holds);
+- ``checked_for(rules_or_class, declared)``: strict, for a variant named on its
+  own: an option or value it does not take is refused;
 - ``doublecheck.oracle.variants.get(name, options)``: the rules object playing
   under them.
 """
@@ -315,6 +323,8 @@ def _plugin_options() -> tuple[dict[str, Option], tuple[str, ...]]:
     """The options the registered plugins declare, read once per plugin table (the variant
     registry is read again after a plugin is installed, as in the tests)."""
     from doublecheck.oracle import variants
+    if variants._table is None:   # the registry is being built (a plugin's first use): its own
+        return {}, ()             # class's options come from ``known_to`` meanwhile
     plugins = tuple(variants.plugins())
     if _plugins_seen and _plugins_seen[0][0] == plugins:
         return _plugins_seen[0][1]
@@ -347,8 +357,16 @@ def _plugin_option_problem(option, found) -> str | None:
 
 def plugin_option(name, summary, default, values) -> Option:
     """An option a variant plugin declares (``declares_options``): a rule option, stated in
-    the plugin's own catalogue as ``OPT-<name>``."""
-    return _option(name, RULE, summary, default, values)
+    the plugin's own catalogue as ``OPT-<name>``.  ``values``: {value: (summary, sources)}
+    or {value: Value}."""
+    return _option(name, RULE, summary, default,
+                   {v: x if isinstance(x, Value) else Value(x[0], tuple(x[1])) for v, x in values.items()})
+
+
+def known_to(rules_or_class=None) -> dict[str, Option]:
+    """``table()``, and the options the rules class itself declares (``declares_options``)."""
+    own = getattr(rules_or_class, "declares_options", ()) if rules_or_class is not None else ()
+    return {**table(), **{o.name: o for o in own if isinstance(o, Option)}}
 
 
 def rule_options() -> dict[str, Option]:
@@ -359,13 +377,13 @@ def capabilities() -> dict[str, Option]:
     return {name: o for name, o in table().items() if o.kind == CAPABILITY}
 
 
-def check(declared: Mapping[str, str]) -> dict[str, str]:
+def check(declared: Mapping[str, str], rules_or_class=None) -> dict[str, str]:
     """The declared options as a plain dict, every name and value known; otherwise
     RulesError(unknown-option) naming the known names (or the known values)."""
     if not isinstance(declared, Mapping):
         raise RulesError(UNKNOWN_OPTION, f"options must be a mapping of names to values, not "
                                          f"{type(declared).__name__}")
-    known = table()
+    known = known_to(rules_or_class)
     found = {}
     for name, value in declared.items():
         option = known.get(name) if isinstance(name, str) else None
@@ -398,14 +416,14 @@ def default_of(rules_or_class, name: str) -> str:
     """The value a variant plays when nothing is declared: the table's default unless the
     rules class says otherwise (``option_choices``: double-move-anul's no-move-two is pass)."""
     choice = getattr(rules_or_class, "option_choices", {}).get(name)
-    return choice[0] if choice else table()[name].default
+    return choice[0] if choice else known_to(rules_or_class)[name].default
 
 
 def values_of(rules_or_class, name: str) -> tuple[str, ...]:
     """The values of ``name`` a variant takes: the table's unless ``option_choices`` narrows
     them (a value that means nothing there, as a dead position at once in a one-move game)."""
     choice = getattr(rules_or_class, "option_choices", {}).get(name)
-    return tuple(choice[1]) if choice else tuple(table()[name].values)
+    return tuple(choice[1]) if choice else tuple(known_to(rules_or_class)[name].values)
 
 
 def playable(rules_or_class, declared: Mapping[str, str]) -> dict[str, str]:
@@ -430,7 +448,7 @@ def refusal_for(rules_or_class, declared: Mapping[str, str]) -> str | None:
     it does not take, or two values of ``EXCLUSIVE``; None when it can."""
     taken = taken_by(rules_or_class)
     for name, value in declared.items():
-        if table()[name].kind != RULE:
+        if known_to(rules_or_class)[name].kind != RULE:
             continue
         if name not in taken:
             return (f"{rules_or_class.name} does not take the option {name} (it takes: "
@@ -444,7 +462,7 @@ def refusal_for(rules_or_class, declared: Mapping[str, str]) -> str | None:
 def checked_for(rules_or_class, declared: Mapping[str, str] | None) -> dict[str, str]:
     """``check(declared)``, and RulesError(unknown-option) where the variant, named on its
     own (a lookup, a desk request, a case's own options), cannot play them."""
-    declared = check(declared or {})
+    declared = check(declared or {}, rules_or_class)
     why = refusal_for(rules_or_class, declared)
     if why:
         raise RulesError(UNKNOWN_OPTION, why)
@@ -452,7 +470,7 @@ def checked_for(rules_or_class, declared: Mapping[str, str] | None) -> dict[str,
 
 
 def _played(rules_or_class, declared) -> dict[str, str]:
-    chosen = playable(rules_or_class, check(declared or {}))
+    chosen = playable(rules_or_class, check(declared or {}, rules_or_class))
     why = exclusion(chosen)
     if why:
         raise RulesError(UNKNOWN_OPTION, f"{rules_or_class.name}: {why}")

@@ -132,7 +132,7 @@ def test_needs_san_reads_the_move_text():
 
 @pytest.mark.parametrize("argv,said", [
     (["run", "--option", "castling=never"], "unknown option 'castling' (known: draws, "),
-    (["run", "--option", "draws=sometimes"], "unknown value 'sometimes' of option draws (known: claims, automatic)"),
+    (["run", "--option", "draws=sometimes"], "unknown value 'sometimes' of option draws (known: claims, automatic, claims-only, none)"),
     (["serve", "--option", "draws=sometimes"], "unknown value 'sometimes'"),
 ])
 def test_unknown_options_are_refused(capsys, argv, said):

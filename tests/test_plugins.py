@@ -20,8 +20,10 @@ import chess
 import pytest
 
 PLUGIN = Path(__file__).resolve().parent / "plugins" / "no_castling_variant"
-CASES = sum(len(json.loads(p.read_text(encoding="utf-8"))["cases"])
-            for p in (PLUGIN / "no_castling" / "cases" / "no-castling").glob("*.json"))
+CASE_LIST = [c for p in (PLUGIN / "no_castling" / "cases" / "no-castling").glob("*.json")
+             for c in json.loads(p.read_text(encoding="utf-8"))["cases"]]
+CASES = len(CASE_LIST)
+OWN_OPTION_CASES = sum(1 for c in CASE_LIST if c.get("options"))   # OPT-castling-field's
 ROOKS = "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1"
 
 
@@ -132,7 +134,29 @@ def python_chess_perft(board, depth):
                                     ["--engine", shlex.join([sys.executable, "-m", "doublecheck", "serve"])]])
 def test_run_passes_every_case(site, engine):
     out = doublecheck("run", "--variant", "no-castling", "--quiet", *engine, sites=[site]).stdout
+    assert f"OK: {CASES - OWN_OPTION_CASES} passed, 0 failed, 0 errors, {OWN_OPTION_CASES} skipped" in out
+
+
+def test_the_plugins_own_option_takes_part_as_a_built_in_one_does(site):
+    """The plugin declares OPT-castling-field (``declares_options``): it is listed, declared
+    on the command line and in a hello, judged, and a value it lacks is refused."""
+    listed = doublecheck("rules", "--options", "--json", "--variant", "no-castling", sites=[site]).stdout
+    option = next(o for o in json.loads(listed)["options"] if o["name"] == "castling-field")
+    assert option["variants"] == ["no-castling"] and option["default"] == "empty"
+    out = doublecheck("run", "--variant", "no-castling", "--quiet", "--option", "castling-field=ignored",
+                      sites=[site]).stdout
     assert f"OK: {CASES} passed, 0 failed, 0 errors, 0 skipped" in out
+    hello = subprocess.run([sys.executable, "-m", "doublecheck", "serve", "--option", "castling-field=ignored"],
+                           input='{"id": 1, "op": "hello"}\n', capture_output=True, text=True, timeout=60,
+                           env={**__import__("os").environ, "PYTHONPATH": str(site)})
+    assert json.loads(hello.stdout.splitlines()[0])["options"] == {"castling-field": "ignored"}
+    served = shlex.join([sys.executable, "-m", "doublecheck", "serve", "--option", "castling-field=ignored"])
+    plain = doublecheck("run", "--variant", "no-castling", "--quiet", "--engine", served,
+                        "--option", "castling-field=empty", sites=[site], check=False)
+    assert plain.returncode == 1     # an engine playing the value fails a run that does not declare it
+    bad = doublecheck("run", "--variant", "no-castling", "--option", "castling-field=sometimes", sites=[site],
+                      check=False)
+    assert bad.returncode == 2 and "unknown value 'sometimes' of option castling-field (known: empty, ignored)" in bad.stderr
 
 
 def test_serve_says_hello_with_the_plugin(site):

@@ -1120,8 +1120,8 @@ def positional_fen(args) -> None:
 
 def warn_about_plugins() -> None:
     """Say on stderr why a variant plugin was left out (the command goes on without it)."""
-    from doublecheck.oracle import variants
-    for problem in variants.plugin_problems():
+    from doublecheck.oracle import options, variants
+    for problem in variants.plugin_problems() + options.plugin_option_problems():
         print(f"warning: {problem}", file=sys.stderr)
 
 

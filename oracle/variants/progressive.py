@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from doublecheck.oracle import explain
 from doublecheck.oracle import fen as fen_io
-from doublecheck.oracle.chess import About, Chess, game_over, not_over
+from doublecheck.oracle.chess import About, Chess, game_over
 from doublecheck.oracle.errors import INVALID_FEN, INVALID_REQUEST, RulesError, quote
 from doublecheck.oracle.explain import Refusal, TurnEnd
 from doublecheck.oracle.request_limits import MAX_FEN_NUMBER_DIGITS
