@@ -296,6 +296,15 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
 )}
 
 
+# Options whose rule says they never change a perft count, with that rule: the record
+# (doublecheck.authoring.options_record) checks it on every cheap perft case, and the
+# harness keeps the record's verdict on a big count under several values only when all
+# but one of them are here.
+PERFT_NEUTRAL = {"draws": "G7: draw rules do not stop perft",
+                 "move-count": "G7: draw rules do not stop perft",
+                 "dead-position": "G7: a drawn position does not stop perft"}
+
+
 # Values that cannot be played together in one variant, each pair with the reason: a
 # declaration holding both is refused (unknown-option), as an unknown value is.
 EXCLUSIVE = (
@@ -319,26 +328,35 @@ def plugin_option_problems() -> list[str]:
 _plugins_seen: list = []
 
 
+def _no_plugins():
+    return ()
+
+
+# (variant id, rules class) of every registered plugin: the variant registry puts its own
+# function here when it is imported (this table does not look variants up), and answers ()
+# while it is still being built (a plugin's first use reads its own options: ``known_to``).
+plugin_classes = _no_plugins
+
+
 def _plugin_options() -> tuple[dict[str, Option], tuple[str, ...]]:
     """The options the registered plugins declare, read once per plugin table (the variant
     registry is read again after a plugin is installed, as in the tests)."""
-    from doublecheck.oracle import variants
-    if variants._table is None:   # the registry is being built (a plugin's first use): its own
-        return {}, ()             # class's options come from ``known_to`` meanwhile
-    plugins = tuple(variants.plugins())
+    plugins = tuple(plugin_classes())
+    if not plugins:
+        return {}, ()
     if _plugins_seen and _plugins_seen[0][0] == plugins:
         return _plugins_seen[0][1]
     found, problems = {}, []
-    for plugin in plugins:
+    for plugin_id, cls in plugins:
         try:
-            declared = tuple(getattr(plugin.rules_class(), "declares_options", ()))
-        except Exception as e:   # a broken plugin is the registry's to report
-            problems.append(f"{plugin.id}: its rules class cannot be read ({type(e).__name__})")
+            declared = tuple(getattr(cls, "declares_options", ()) or ())
+        except Exception as e:   # a hostile class attribute: that plugin declares nothing
+            problems.append(f"{plugin_id}: its declares_options cannot be read ({type(e).__name__})")
             continue
         for option in declared:
             why = _plugin_option_problem(option, found)
             if why:
-                problems.append(f"{plugin.id}: option left out: {why}")
+                problems.append(f"{plugin_id}: option left out: {why}")
             else:
                 found[option.name] = option
     _plugins_seen[:] = [(plugins, (found, tuple(problems)))]

@@ -427,3 +427,19 @@ def __getattr__(attr):
     if attr == "VARIANT_NAMES":
         return tuple(registered())
     raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
+
+
+def _plugin_rules_classes():
+    """(id, rules class) of each registered plugin, for the option table
+    (``doublecheck.oracle.options.plugin_classes``); none while the registry is being built."""
+    if _table is None:
+        return ()
+    return tuple((v.id, _instances[v.id].__class__) for v in plugins() if v.id in _instances)
+
+
+def _give_the_option_table_its_plugins():
+    from doublecheck.oracle import options
+    options.plugin_classes = _plugin_rules_classes
+
+
+_give_the_option_table_its_plugins()

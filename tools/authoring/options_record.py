@@ -28,13 +28,11 @@ from pathlib import Path
 from doublecheck.casefiles import OPTIONS_DIR, option_record_path
 from doublecheck.oracle import options as declared
 from doublecheck.oracle import variants
+# Options whose rule says they never change a perft count: a perft case above the bound is
+# then known unchanged rather than not recomputed.
+from doublecheck.oracle.options import PERFT_NEUTRAL
 
 RECORD_MAX_NODES = 200_000   # perft nodes above which a case is not played again under an option
-# Options whose rule says they never change a perft count, with that rule: a perft case
-# above the bound is then known unchanged rather than not recomputed.
-PERFT_NEUTRAL = {"draws": "G7: draw rules do not stop perft",
-                 "move-count": "G7: draw rules do not stop perft",
-                 "dead-position": "G7: a drawn position does not stop perft"}
 
 
 class RecordError(Exception):

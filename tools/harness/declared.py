@@ -344,7 +344,7 @@ class Declared:
         change an answer none of them changes alone) it speaks only for a perft count too
         big to play again, and only when at most one of the values can change counts at
         all.  None: the oracle answers under the combination."""
-        from doublecheck.authoring.options_record import PERFT_NEUTRAL
+        from doublecheck.oracle.options import PERFT_NEUTRAL
         record = option_record(case.variant, self.cases_dir)
         entries = [record.get(f"{k}={v}") for k, v in sorted(extra.items())]
         counting = [k for k in extra if k not in PERFT_NEUTRAL]
