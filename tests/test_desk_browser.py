@@ -441,7 +441,9 @@ def test_house_rules_replay_the_line_under_an_option(browser, tmp_path):
     assert browser.text("status").startswith("The game is over: drawn (1/2-1/2) by threefold repetition")
     browser.screenshot(tmp_path / "house-rules.png")
     browser.variant("marseillais")
-    assert len(browser.driver.find_elements(browser.by.CSS_SELECTOR, "#options select")) == 3 + 2
+    from doublecheck.oracle import options, variants
+    taken = options.taken_by(variants.get("marseillais"))   # the variant's rule options, each a control
+    assert len(browser.driver.find_elements(browser.by.CSS_SELECTOR, "#options select")) == len(taken) == 8
     assert Select(browser.find('#options select[data-option="draws"]')).first_selected_option \
         .get_attribute("value") == "claims"
     assert browser.console_errors() == []

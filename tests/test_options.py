@@ -109,10 +109,12 @@ def test_get_builds_one_rules_object_per_variant_and_options():
     passing = variants.get("marseillais", {"no-move-two": "pass"})
     assert passing is not plain and passing is variants.get("marseillais", {"no-move-two": "pass"})
     assert plain.options == {"draws": "claims", "fullmove": "per-turn", "ep-after-move-one": "target",
-                             "second-en-passant": "allowed", "no-move-two": "stalemate"}
+                             "second-en-passant": "allowed", "no-move-two": "stalemate",
+                             "move-count": "counted", "dead-position": "turn-end", "king-safety": "check"}
     assert passing.options["no-move-two"] == "pass"
     assert variants.get("chess", {"fullmove": "per-move"}) is variants.get("chess")   # not taken: ignored
-    assert variants.get("chess").options == {"draws": "claims"}
+    assert variants.get("chess").options == {"draws": "claims", "move-count": "counted", "dead-position": "turn-end",
+                                             "king-safety": "check"}
 
 
 # --- each value -----------------------------------------------------------------
@@ -289,7 +291,7 @@ def test_every_curated_option_case_passes_under_its_options_and_the_changed_ones
 
 @pytest.mark.parametrize("opts, words", [
     ({"draws": "sometimes"}, "unknown value 'sometimes'"),
-    ({"no-move-two": "pass"}, "chess does not take this option"),
+    ({"no-move-two": "pass"}, "chess does not take the option no-move-two"),
     ({"draws": "claims"}, "claims is the default"),
 ])
 def test_a_case_naming_a_wrong_option_is_a_problem(opts, words):
@@ -360,7 +362,7 @@ def test_the_loader_takes_options_for_no_variant_folder(tmp_path):
     (tree / "options" / "chess.json").write_text((CASES_DIR / "options" / "chess.json").read_text())
     found, problems = load_cases(tree, warn=lambda m: None)
     assert found and not [p for p in problems if "options" in p]
-    assert set(option_changes("chess", tree)) == {"draws=automatic"}
+    assert set(option_changes("chess", tree)) == {f"{n}={x}" for n, x in non_default("chess")}
 
 
 def test_a_broken_record_is_a_clear_error(tmp_path):
