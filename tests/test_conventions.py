@@ -202,3 +202,11 @@ def test_a_variant_named_on_its_own_refuses_what_it_does_not_take():
         with pytest.raises(RulesError) as e:
             options.checked_for(variants.get(variant), declared)
         assert e.value.code == UNKNOWN_OPTION and "does not take" in e.value.message
+
+
+def test_serve_refuses_values_that_cannot_be_played_together():
+    done = subprocess.run([sys.executable, "-m", "doublecheck", "serve", "--option", "king-safety=king-capture",
+                           "--option", "black-check=one-move"], input='{"id": 1, "op": "hello"}\n',
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert "error: unknown-option: monster: king-safety=king-capture and black-check=one-move" in done.stderr

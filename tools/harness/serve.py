@@ -209,6 +209,11 @@ def serve_command(adapter_spec: str | None = None, budget: float | None = DEFAUL
     schema("protocol.schema.json")  # every request is checked against it: fail now, not per line
     adapter = load_adapter(adapter_spec)() if adapter_spec else None
     if options:
+        # values no variant served takes, or two one of them cannot play together: refused
+        # now (RulesError unknown-option, exit 2), not on every request
+        from doublecheck.harness.declared import Declared
+        from doublecheck.oracle import variants
+        Declared.of(options).check_playable(list(variants.registered()))
         adapter = Announcing(adapter, options) if adapter is not None else OracleAdapter(options)
     try:
         return serve(adapter, budget=budget)
