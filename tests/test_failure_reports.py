@@ -164,7 +164,10 @@ def test_junit_carries_the_rules_as_properties(failing):
     import xml.etree.ElementTree as ET
     root = ET.fromstring(failing["xml"])
     case = next(c for c in root.iter("testcase") if c.get("name") == "chess/golden/guarded-square")
-    assert [p.get("value") for p in case.iter("property")] == ["FIDE-3.9.2", "FIDE-3.8.1"]
+    assert [p.get("value") for p in case.iter("property") if p.get("name") == "rule"] == \
+        ["FIDE-3.9.2", "FIDE-3.8.1"]
+    [cause] = [p.get("value") for p in case.iter("property") if p.get("name") == "cause"]
+    assert cause.startswith("the engine gives moves the oracle refuses: d2 is attacked by the pawn")
     assert case.get("classname") == "chess.golden" and case.get("file") == "chess/golden.json"
     passed = next(c for c in root.iter("testcase") if c.get("name") == "chess/golden/start-moves")
     assert list(passed.iter("property")) == []

@@ -92,6 +92,21 @@ def judged_as(variant: str, options=None):
     return variants.get(variant, options)
 
 
+def aspects(diff: dict | None) -> list[str]:
+    """The parts of an answer a difference is about: a key (``moves``, ``nodes``, ``error``),
+    ``fen:<field>`` for each FEN field that differs (``fen`` for an invalid FEN), and
+    ``status:<key>`` for each status entry. Two differences about disjoint parts have
+    different causes (``doublecheck.harness.causes``)."""
+    out = []
+    for key, f in ((diff or {}).get("fields") or {}).items():
+        if f["kind"] in ("fen", "status"):
+            prefix = "fen" if f["kind"] == "fen" else "status"
+            out += [f"{prefix}:{d.get('field', d.get('key'))}" for d in f["differing"]] or [key]
+        else:
+            out.append("fen" if f["kind"] == INVALID_FEN else key)
+    return out
+
+
 # --- rendering ------------------------------------------------------------------
 
 MISSING = "missing (expected, not produced): "
@@ -109,11 +124,23 @@ def diff_lines(diff: dict | None) -> list[str]:
     lines = []
     for key, f in diff["fields"].items():
         lines += _field_lines(key, f, san)
+    lines += note_lines(diff)
     lines += reason_lines(diff.get("reasons"))
     if diff.get("first_divergence"):
         lines += divergence_lines(diff["first_divergence"])
     if diff.get("drill_down"):
         lines += drill_down_lines(diff["drill_down"])
+    return lines
+
+
+def note_lines(found: dict, indent: str = "") -> list[str]:
+    """What is said once of a whole list: the engine lists no moves, or the other side's."""
+    lines = []
+    if found.get("none_listed"):
+        lines.append(f"{indent}the engine lists no moves at all here, where the oracle has "
+                     f"{found['none_listed']['expected']}: it plays as if the game were over")
+    if found.get("other_side"):
+        lines.append(f"{indent}{found['other_side']['text']}")
     return lines
 
 
@@ -134,7 +161,9 @@ def reason_line(item: dict) -> str:
 
 
 def divergence_text(d: dict) -> str:
-    """``turn 12 of 40, move 2: d4e3 (dxe3)``."""
+    """``turn 12 of 40, move 2 of 3: d4e3 (dxe3)``, numbered by the game's own turns."""
+    if d.get("at_start"):
+        return "the case's starting position, before any move of its line"
     where = f"turn {d['turn']} of {d['turns']}"
     if d["moves"] > 1:
         where += f", move {d['move']} of {d['moves']}"
@@ -231,7 +260,7 @@ def drill_down_lines(d: dict) -> list[str]:
             out.append("  " + MISSING + move_list(d["missing"], d["san"], d["missing_count"]))
         if d["extra"]:
             out.append("  " + EXTRA + move_list(d["extra"], d["san"], d["extra_count"]))
-        out += reason_lines(d.get("reasons"), "  ")
+        out += note_lines(d, "  ") + reason_lines(d.get("reasons"), "  ")
     elif end == "no-divide":
         out.append(f"  not possible: the engine does not answer perft with divide ({d['message']})")
     elif end == "stopped":

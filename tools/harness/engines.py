@@ -379,6 +379,14 @@ class EngineSpec:
     def describe(self) -> str:
         return self.kind.describe(self.target)
 
+    def arguments(self) -> str:
+        """The ``doublecheck run`` arguments that choose this engine again (with its
+        --option values), quoted for a shell: what a report's commands repeat."""
+        words = {"oracle": [], "adapter": ["--adapter", self.target]}.get(
+            self.kind.name, ["--engine", (self.kind.prefix or "") + str(self.target)])
+        words += [f"--option={k}={v}" for k, v in sorted(self.options.items())]
+        return shlex.join(words)
+
     def make(self) -> Engine:
         """The engine itself (in-process for the oracle and adapters)."""
         return self.kind.make(self)

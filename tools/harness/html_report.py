@@ -23,10 +23,11 @@ import json
 from collections import Counter
 from typing import NamedTuple
 
+from doublecheck.harness.causes import causes_of
 from doublecheck.harness.compare import divergence_lines, divergence_text, reason_lines
 from doublecheck.harness.declared import summary_of
-from doublecheck.harness.report_shared import (followers_of, options_line, same_cause, skipped_by_options,
-                                               visible, write_file)
+from doublecheck.harness.report_shared import (anchor, followers_of, options_line, same_cause,
+                                               skipped_by_options, visible, write_file)
 from doublecheck.oracle import api, variants
 from doublecheck.pictures.svg import position_svg, raw_arrows
 
@@ -65,6 +66,7 @@ def case_view(result) -> dict:
     view["answer"] = _get(result, "answer")
     view["diff"] = diff if isinstance(diff, dict) else None
     view["reason"] = _get(result, "reason")
+    view["problem"] = _get(result, "problem")
     view["id"] = view["id"] or "(no id)"
     return view
 
@@ -230,6 +232,7 @@ def html_report(results, title: str = "doublecheck report", engine: str | None =
     if judged:
         out.append(f'<p class="meta options">{escape(judged)}</p>')
     out.append(f'<p class="verdict">{verdict}: {len(items)} cases, {len(failing)} failing</p>')
+    out += causes_html(results, items)
     out.append('<table class="counts"><tr>' + "".join(f"<th>{escape(o)}</th>" for o in seen)
                + "</tr><tr>" + "".join(f"<td>{counts[o]}</td>" for o in seen) + "</tr></table>")
     out.append('<p class="legend"><span><span class="swatch" style="background:'
@@ -260,6 +263,24 @@ def html_report(results, title: str = "doublecheck report", engine: str | None =
     return "\n".join(out) + "\n"
 
 
+def causes_html(results, items) -> list[str]:
+    """The causes of the failures, first, each linked to its example case's section (a
+    JSON report brings its own ``causes``; else they are worked out from the cases)."""
+    given = results.get("causes") if isinstance(results, dict) else None
+    if given is None:
+        found = causes_of((v["id"], v["outcome"], v["diff"], v["problem"]) for v in items)
+        given = [{"summary": c.summary, "rules": c.rules, "cases": c.cases} for c in found]
+    if not given:
+        return []
+    rows = []
+    for c in given:
+        rules = f" ({', '.join(c['rules'])})" if c["rules"] else ""
+        n, example = len(c["cases"]), c["cases"][0]
+        rows.append(f'<li><b>{n} case{"s" if n > 1 else ""}</b>: {escape(c["summary"] + rules)}; '
+                    f'e.g. <a href="#{escape(anchor(example))}">{escape(example)}</a></li>')
+    return ['<h2 class="causes">Causes</h2>', '<ol class="causes">'] + rows + ["</ol>"]
+
+
 def judged_under(results) -> str:
     """The declared options the run judged under, as one line (a Run, or a JSON report's
     ``options``), with how many cases they left out; "" when none were declared."""
@@ -278,7 +299,8 @@ def case_section(v, leader=None, followers=()) -> str:
     section is one line), ``followers``: the later ones."""
     if leader is not None:
         d = v["diff"]["first_divergence"]
-        return (f'<section class="case {escape(v["outcome"])}" data-id="{escape(v["id"])}">'
+        return (f'<section class="case {escape(v["outcome"])}" data-id="{escape(v["id"])}" '
+                f'id="{escape(anchor(v["id"]))}">'
                 f'<h2>{escape(v["outcome"].upper())} {escape(v["id"])}</h2><p>Same cause as '
                 f'<code>{escape(leader)}</code>: first divergence at {escape(divergence_text(d))}.'
                 "</p></section>")
@@ -291,7 +313,8 @@ def case_section(v, leader=None, followers=()) -> str:
     if found.caption:
         note = "; ".join(n for n in (f"board: {found.caption}", note) if n)
     request = {k: val for k, val in v["request"].items() if k != "variant"}
-    parts = [f'<section class="case {escape(v["outcome"])}" data-id="{escape(v["id"])}">',
+    parts = [f'<section class="case {escape(v["outcome"])}" data-id="{escape(v["id"])}" '
+             f'id="{escape(anchor(v["id"]))}">',
              f'<h2>{escape(v["outcome"].upper())} {escape(v["id"])}</h2>']
     if v["description"]:
         parts.append(f"<p>{escape(str(v['description']))}</p>")

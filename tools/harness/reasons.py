@@ -22,10 +22,12 @@ allowed to cost the report.
 
 from __future__ import annotations
 
+import re
+
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import RulesError
 from doublecheck.oracle.explain import cite, piece_name
-from doublecheck.oracle.position import other
+from doublecheck.oracle.position import BLACK, color_of, other
 
 REASON_ITEMS = 6   # moves given a reason in one failing case; the rest are counted
 
@@ -55,6 +57,70 @@ def reasons(variant: str, where: dict, turns: bool, extra, missing, limit: int =
         else:
             out["items"].append({"side": side, "token": token, **item})
     return out
+
+
+TURN_ENDS = "the turn ends with it: "
+
+
+def turn_end_why(variant: str, where: dict, move: str, options=None) -> dict | None:
+    """When the oracle's turn ends with ``move`` at ``where`` before the turn's every action
+    was played (a check, a capture, a series cut short): the reason in the rules class's
+    words (``turn_end_reason``) with its rule id and title, as a ``reasons`` item of side
+    ``turn-end``; else None."""
+    from doublecheck.lookups.lookup import rule_titles   # on demand: start-up time
+    try:
+        rules = variants.get(variant, options)
+        line = api.replay(rules, where.get("fen"), where.get("moves"))
+        step = line.play(move)
+        ended = rules.turn_end_reason(step.pos, step.move, line.final) if step.ends_turn else None
+    except Exception:   # no reason rather than no report
+        return None
+    if ended is None:
+        return None
+    title = rule_titles([ended.rule]).get(ended.rule) if ended.rule else None
+    cited = f" ({ended.rule}: {title})" if title else (f" ({ended.rule})" if ended.rule else "")
+    return {"side": "turn-end", "token": move, "text": f"{TURN_ENDS}{ended.words}{cited}",
+            "rule": ended.rule, "rules": [ended.rule] if ended.rule else []}
+
+
+SQUARE = re.compile(r"[a-p](?:1[0-6]|[1-9])")
+
+
+def other_side_note(variant: str, where: dict, extra, options=None) -> dict | None:
+    """When every extra move the engine lists (those looked at) starts on a piece of the side
+    whose turn it is not, for the oracle: the engine's turn ended, or went on, where the
+    oracle's did not. A ``reasons``-like item: side ``turn-end`` with the oracle's reason
+    when its turn ended with the last move of ``where`` (``turn_end_why``), else side
+    ``other``. None when not so."""
+    try:
+        rules = variants.get(variant, options)
+        line = api.replay(rules, where.get("fen"), where.get("moves"))
+        if not extra or not all(_others_piece(rules, line.final, t) for t in list(extra)[:REASON_ITEMS]):
+            return None
+    except Exception:   # no note rather than no report
+        return None
+    side = "White" if line.final.turn == BLACK else "Black"
+    if not line.steps or not line.steps[-1].ends_turn:
+        return {"side": "other", "token": "", "rule": None, "rules": [],
+                "text": f"the engine moves {side} here: its turn ended where the oracle's goes on"}
+    last = line.steps[-1]
+    ended = turn_end_why(variant, {"fen": rules.fen(last.pos)}, last.token, options)
+    if ended:
+        words = ended["text"].removeprefix(TURN_ENDS)
+        return {**ended, "text": f"the engine moves {side} again here, but the oracle's turn "
+                                 f"ended with {last.token.rstrip(',')}: {words}"}
+    return {"side": "other", "token": "", "rule": None, "rules": [],
+            "text": f"the engine moves {side} again here: for the oracle, the turn ended with "
+                    f"{last.token.rstrip(',')}"}
+
+
+def _others_piece(rules, pos, token: str) -> bool:
+    """Whether ``token`` starts on a piece of the side not to move at ``pos``."""
+    found = SQUARE.match(token)
+    if not found or found.group() not in rules.geometry.name:
+        return False
+    piece = pos.board[rules.geometry.name.index(found.group())]
+    return piece is not None and color_of(piece) == other(pos.turn)
 
 
 class Asker:

@@ -22,8 +22,9 @@ from itertools import islice
 from pathlib import Path
 from typing import Callable
 
+from doublecheck.harness.causes import JUDGED, cause_ids, run_causes, show_command, signature_of
 from doublecheck.harness.compare import CASE_DOUBT, divergence_text, short_diff
-from doublecheck.harness.report_shared import (declared_of, followers_of, options_line, same_cause,
+from doublecheck.harness.report_shared import (anchor, declared_of, followers_of, options_line, same_cause,
                                                skipped_by_options, visible, write_file)
 from doublecheck.oracle.errors import INVALID_XFAIL, UNREADABLE_FILE, clip, quote
 
@@ -145,6 +146,7 @@ def describe_lines(result, followers=()) -> list[str]:
              f"  description: {case.description}",
              f"  file:        {shown(case.path)}",
              f"  rules:       {rules_line(case)}",
+             *cause_line(result),
              f"  request:     variant={req.get('variant')} op={req.get('op')} {extras}".rstrip(),
              f"  fen:         {req.get('fen', '(start position)')}"]
     if req.get("moves"):
@@ -156,6 +158,12 @@ def describe_lines(result, followers=()) -> list[str]:
         lines.append(f"  same cause: {len(followers)} more failing case{'s' if len(followers) > 1 else ''} "
                      f"first part from the oracle at this move: {shown_ids}{more}")
     return [visible(line) for line in lines]
+
+
+def cause_line(result) -> list[str]:
+    """The case's cause (``doublecheck.harness.causes``), as its report entry names it."""
+    found = signature_of(result.outcome, result.diff, result.problem)
+    return [f"  cause:       {found.words} ({found.id})"] if found else []
 
 
 def shown(path) -> str:
@@ -215,6 +223,8 @@ def text(run, out) -> None:
       + f", {len(run.results)} cases{jobs}, {run.seconds:.1f} s")
     if options_line(run):
         p(options_line(run))
+    for line in cause_section(run):
+        p(line)
     header = f"{'variant':<{w}}  {'op':<7}" + "".join(f"{o:>9}" for o in cols) + f"{'seconds':>9}"
     p(header)
     total = Counter(r.outcome for r in run.results)
@@ -241,6 +251,26 @@ def text(run, out) -> None:
         p(hint)
     p()
     p(verdict(run))
+
+
+CAUSE_LINES = 30   # causes listed in the text and markdown reports; the rest are counted
+
+
+def cause_section(run) -> list[str]:
+    """The causes of the failures, one line each, before anything else of the report."""
+    causes = run_causes(run)
+    if not causes:
+        return []
+    n = sum(len(c.cases) for c in causes)
+    lines = [f"Causes of the {n} failing case{'s' if n > 1 else ''} ({len(causes)}; each: how "
+             "many, the cause in the oracle's words, and the command that shows an example):"]
+    lines += [f"  {c.line()}; see: {visible(show_command(run, c.cases[0]))}"
+              for c in causes[:CAUSE_LINES]]
+    if len(causes) > CAUSE_LINES:
+        rest = causes[CAUSE_LINES:]
+        lines.append(f"  ... and {len(rest)} more causes of {sum(len(c.cases) for c in rest)} cases "
+                     "(the JSON report lists every one)")
+    return lines
 
 
 def same_cause_summary(follows: dict) -> list[str]:
@@ -280,6 +310,8 @@ def markdown(run, out) -> None:
         p()
     p(f"**{_md(verdict(run))}**")
     p()
+    for line in markdown_causes(run):
+        p(line)
     p("| variant | op | " + " | ".join(cols) + " | seconds |")
     p("|---|---|" + "---:|" * (len(cols) + 1))
     total = Counter(r.outcome for r in run.results)
@@ -300,6 +332,7 @@ def markdown(run, out) -> None:
                 p(f"- {_md(same_cause_line(r, follows[r.case.id]))}")
                 continue
             rules = f" [{_html(', '.join(r.case.rules))}]" if r.case.rules else ""
+            p(f'<a id="{anchor(r.case.id)}"></a>')
             p(f"<details><summary>{r.outcome.upper()} <code>{_html(r.case.id)}</code>{rules}: "
               f"{_html(headline(r)[:160])}</summary>")
             p()
@@ -336,6 +369,23 @@ def markdown(run, out) -> None:
         p()
         for problem in run.problems:
             p(f"- {_md(problem)}")
+
+
+def markdown_causes(run) -> list[str]:
+    """The causes section of the markdown report: one item per cause, its example linked to
+    the case's entry below (when the entry is shown)."""
+    causes = run_causes(run)
+    if not causes:
+        return []
+    n = sum(len(c.cases) for c in causes)
+    out = [f"### Causes of the {n} failing cases ({len(causes)})", ""]
+    for c in causes[:CAUSE_LINES]:
+        example = c.cases[0]
+        out.append(f"- {_md(c.line())}: e.g. [{_md(example)}](#{anchor(example)}), "
+                   f"<code>{_html(show_command(run, example))}</code>")
+    if len(causes) > CAUSE_LINES:
+        out.append(f"- ... and {len(causes) - CAUSE_LINES} more causes (the JSON report lists every one)")
+    return out + [""]
 
 
 _MARKDOWN = re.compile(r"([\\`*_\[\]|#!~])")
@@ -448,9 +498,23 @@ def case_json(r) -> dict:
     return entry
 
 
+def suite_json() -> dict:
+    """Which suite judged the run: the installed doublecheck's version."""
+    from doublecheck import __version__
+    return {"version": __version__}
+
+
+def causes_json(run) -> list[dict]:
+    """The ``causes`` of the JSON report: each cause with the ids of its cases, largest first."""
+    return [{"id": c.id, "summary": c.summary, "rules": c.rules, "cases": list(c.cases),
+             "example": c.cases[0], "command": show_command(run, c.cases[0])}
+            for c in run_causes(run)]
+
+
 def as_json(run) -> dict:
     totals = run.counts()
     follows = run_groups(run)
+    causes = cause_ids(run_causes(run, JUDGED))
     summary = []
     for variant, op, counts, seconds in table(run):
         if op != "(all)":
@@ -475,13 +539,17 @@ def as_json(run) -> dict:
         "problems": list(run.problems),
         **({"options": options_json(run), "skipped_by_options": skipped_by_options(run)}
            if declared_of(run) else {}),
-        "cases": [_with_cause(case_json(r), follows) for r in run.results],
+        "suite": suite_json(),
+        "causes": causes_json(run),
+        "cases": [_with_cause(case_json(r), follows, causes) for r in run.results],
     }
 
 
-def _with_cause(entry: dict, follows: dict) -> dict:
+def _with_cause(entry: dict, follows: dict, causes: dict) -> dict:
     if entry["id"] in follows:
         entry["same_cause_as"] = follows[entry["id"]]
+    if entry["id"] in causes:
+        entry["cause"] = causes[entry["id"]]
     return entry
 
 
@@ -516,10 +584,14 @@ def junit(run) -> str:
             case = ET.SubElement(suite, "testcase", name=r.case.id,
                                  classname=f"{r.case.variant}.{r.case.topic}",
                                  file=in_tree(r.case.path), time=f"{r.seconds:.3f}")
-            if r.case.rules and r.outcome in ("failed", "error", "xpassed"):   # as data
+            found = signature_of(r.outcome, r.diff, r.problem)
+            if (r.case.rules or found) and r.outcome in ("failed", "error", "xpassed"):   # as data
                 props = ET.SubElement(case, "properties")
-                for rule in r.case.rules:
+                for rule in r.case.rules or ():
                     ET.SubElement(props, "property", name="rule", value=rule)
+                if found:
+                    ET.SubElement(props, "property", name="cause",
+                                  value=_xml_safe(f"{found.words} ({found.id})"))
             first = _xml_safe(headline(r))
             body = _xml_safe(describe(r, led.get(r.case.id, ())))
             if r.case.id in follows and r.outcome == "failed":
@@ -599,7 +671,8 @@ def read_xfail(path) -> tuple[dict, list[str]]:
 
 
 def xfail_entries(run, old: dict) -> dict:
-    """The new baseline: every case that failed or errored now, with its reason.
+    """The new baseline: every case that failed or errored now, with its reason: a failure's
+    cause (``doublecheck.harness.causes``) and the cause's id, an error's first line.
 
     Listed cases that still fail keep their old reason; listed cases that were
     not run this time (not selected, or skipped) stay listed; unexpected passes
@@ -613,16 +686,27 @@ def xfail_entries(run, old: dict) -> dict:
     for r in run.results:
         if r.outcome == "xfailed":
             entries[r.case.id] = r.reason
-        elif r.outcome in ("failed", "error"):
+        elif r.outcome == "failed":
+            found = signature_of(r.outcome, r.diff, r.problem)
+            entries[r.case.id] = f"failed: {' '.join(found.words.split())[:160]} ({found.id})"
+        elif r.outcome == "error":   # the error's own words say more than its kind
             first = " ".join((r.lines[0] if r.lines else "").split())
-            entries[r.case.id] = f"{r.outcome}: {first[:160]}"
+            entries[r.case.id] = f"error: {first[:160]}"
     return dict(sorted(entries.items()))
 
 
 def write_xfail(run, path, old: dict) -> None:
+    """The xfail file, its entries grouped by cause (the largest first), each group under a
+    comment naming the cause; the entries kept from the old file, and those of expected
+    failures, come last."""
     entries = xfail_entries(run, old)
     body = XFAIL_HEADER + f"# engine: {run.engine}\n"
-    body += "".join(f"{cid}  {reason}\n" for cid, reason in entries.items())
+    for c in run_causes(run):
+        body += f"\n# {c.id}: {c.line()}\n"
+        body += "".join(f"{cid}  {entries.pop(cid)}\n" for cid in c.cases if cid in entries)
+    if entries:
+        body += "\n# expected failures, and cases listed before that did not run now\n"
+        body += "".join(f"{cid}  {reason}\n" for cid, reason in entries.items())
     write_file(path, body)
 
 

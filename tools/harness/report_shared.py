@@ -62,6 +62,12 @@ def followers_of(follows: dict) -> dict:
     return out
 
 
+def anchor(case_id: str) -> str:
+    """The HTML id of a case's entry in the markdown and HTML reports (which link to it
+    from their causes)."""
+    return "case-" + re.sub(r"[^A-Za-z0-9_-]", "-", case_id)
+
+
 # --- the options a run judged under (docs/options.md) -----------------------------
 
 def declared_of(run):

@@ -23,8 +23,6 @@ list differs, and records the line that leads there (``drill_down``).
 from __future__ import annotations
 
 import fnmatch
-import hashlib
-import json
 import queue
 import signal
 import sys
@@ -36,23 +34,20 @@ from pathlib import Path
 from doublecheck.casefiles import (CASES_DIR, case_ids, check_cases_dir, expected_nodes, load_cases, schema,
                                    select, select_tier)
 from doublecheck.harness import deepsplit
+from doublecheck.harness.divergence import first_divergence
 from doublecheck.harness import report as reports
-from doublecheck.harness.compare import (CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference, judged_as,
-                                        short_diff)
+from doublecheck.harness.compare import CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference, judged_as
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
 from doublecheck.harness.declared import NO_OPTIONS
 from doublecheck.harness.protocol import response_problems
-from doublecheck.harness.reasons import REASON_ITEMS, reasons
+from doublecheck.harness.reasons import REASON_ITEMS, other_side_note, reasons
 from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
-from doublecheck.oracle import api, variants
-from doublecheck.oracle.api import split_tokens
+from doublecheck.oracle import variants
 from doublecheck.oracle.errors import CRASH, HARNESS_ERROR, INTERNAL_ERROR, PROTOCOL_ERROR, UNSUPPORTED
 from doublecheck.oracle.errors import TIMEOUT as TIMED_OUT   # TIMEOUT here is --timeout's default
 from doublecheck.progress import Progress
 
 GIVE_UP = 5            # crashes or timeouts in a row after which an engine gets no more cases
-DIVERGENCE_ASKS = 400  # requests one search for a first divergence may send to the engine
-MEMO_ENTRIES = 20000   # answers a worker keeps from those searches
 from doublecheck.defaults import (CASES_PER_JOB, QUICK_MAX_NODES, SLOW_RATE, SLOW_TURN_RATE,  # noqa: E402
                                   TIMEOUT)
 from doublecheck.resource_limits import JOBS_AUTO, auto_jobs  # noqa: E402
@@ -124,6 +119,7 @@ class Run:
     stale_xfail: list[str] = field(default_factory=list)  # listed ids that no case has
     hints: list[str] = field(default_factory=list)        # advice printed above the verdict
     declared: object = None   # the options judged under (harness.declared.Declared), or None
+    rerun: str = ""           # the run arguments that choose the engine again (EngineSpec.arguments)
 
     @property
     def xfail_used(self) -> bool:
@@ -298,7 +294,7 @@ def _judge(case, engine, drill, timeout, reference=None, claims=None, memo=None,
         explain_diff(case, diff, options)
         if drill and case.request.get("moves") and "error" not in case.expect:
             found = first_divergence(case, engine, claims or {}, limit, {} if memo is None else memo,
-                                     reference)
+                                     reference or _reference(), options)
             if found:
                 diff["first_divergence"] = found
     lines = ([doubt] if doubt else []) + diff_lines(diff)
@@ -336,160 +332,39 @@ def explain_diff(case, diff: dict, options=None) -> None:
     REASON_ITEMS for the case, the rest counted): ``diff["reasons"]`` for those at the
     request's position, ``diff["drill_down"]["reasons"]`` for those where a drill-down
     stopped. Only failing cases pay for it. ``options``: the rule options the case was
-    judged under (the reasons are the oracle's under them)."""
+    judged under (the reasons are the oracle's under them). A list the engine left empty
+    is said once (``none_listed``), not move by move; a list of the other side's moves
+    says why the sides differ (``other_side``)."""
     where = {k: case.request[k] for k in ("fen", "moves") if k in case.request}
     left = REASON_ITEMS
     for key, f in diff["fields"].items():
         if f["kind"] in ("set", "divide") and left > 0:
             turns = key == "turns" or (f["kind"] == "divide" and bool(case.request.get("turns")))
-            found = reasons(case.variant, where, turns, list(f["extra"]), list(f["missing"]), left,
-                            options)
-            found["more"] += max(f.get("extra_count", 0) - len(f["extra"]), 0) \
-                + max(f.get("missing_count", 0) - len(f["missing"]), 0)
-            if found["items"] or found["more"]:
-                diff["reasons"] = found
-                left -= len(found["items"])
-                break   # one list of moves per case: a case expects moves, turns or a divide
+            left -= explain_list(diff, case.variant, where, turns, f, left, options)
+            break   # one list of moves per case: a case expects moves, turns or a divide
     drill = diff.get("drill_down") or {}
     if drill.get("end") == "lists-differ" and left > 0:
         at = {**where, "moves": list(where.get("moves") or []) + drill["line"]}
-        found = reasons(case.variant, at, drill["unit"] == "turns", drill["extra"], drill["missing"],
-                        left)
-        found["more"] += drill["extra_count"] - len(drill["extra"]) \
-            + drill["missing_count"] - len(drill["missing"])
-        drill["reasons"] = found
+        explain_list(drill, case.variant, at, drill["unit"] == "turns", drill, left, options)
 
 
-# --- the first divergence of a game ---------------------------------------------
-
-# The operation asked at each point of a case's line to find where the engine first parts
-# from the oracle: the first of these the engine claims (play compares FEN and status).
-DIVERGENCE_OPS = ("play", "status", "moves")
-
-
-def first_divergence(case, engine, claims: dict, timeout, memo: dict, oracle=None) -> dict | None:
-    """The first move of the case's line (``request["moves"]``) after which the engine's
-    answer differs from the oracle's, or that the engine refuses: asked turn by turn from
-    the start (then move by move inside that turn), each point once per engine (``memo``).
-    None when the engine agrees with the oracle along the whole line (the failure is about
-    the final position) or claims none of DIVERGENCE_OPS; the search never costs the case."""
-    op = next((o for o in DIVERGENCE_OPS if o in claims.get("ops", ())), None)
-    if op is None:
-        return None
-    oracle = oracle or _reference()
-    line = list(case.request["moves"])
-    base = {"op": op, "variant": case.variant}
-    if "fen" in case.request:
-        base["fen"] = case.request["fen"]
-    ask = Asking(engine, oracle, base, timeout, memo)
-    try:
-        if ask.agrees(line):
-            return None
-        for k in range(1, len(line) + 1):
-            if not ask.agrees(line[:k]):
-                break
-            if ask.oracle_refuses(line[:k]):
-                return None
-        else:
-            return None
-        halves = split_tokens([line[k - 1]])
-        h = 1
-        while h < len(halves):   # which move of the turn: the engine agrees up to a comma?
-            partial = line[:k - 1] + ["".join(halves[:h])]
-            if ask.oracle_refuses(partial) or not ask.agrees(partial):
-                break
-            h += 1
-    except _Stopped as e:
-        return {"stopped": str(e)}
-    return divergence(case, base, line, k, halves, h, ask.answer(line[:k - 1] + ["".join(halves[:h])]))
-
-
-def divergence(case, base, line, k, halves, h, answer) -> dict:
-    """The structured first divergence (``$defs/divergence`` of the report schema)."""
-    before = line[:k - 1] + (["".join(halves[:h - 1])] if h > 1 else [])
-    where = {k2: base[k2] for k2 in ("fen",) if k2 in base}
-    namer = SanNamer(case.variant, {**where, "moves": before})
-    move = halves[h - 1].rstrip(",")
-    position = None
-    try:
-        rules = variants.get(case.variant)
-        position = rules.fen(api.replay(rules, where.get("fen"), before).final)
-    except Exception:
-        pass
-    found = {"turn": k, "turns": len(line), "move": h, "moves": len(halves), "text": move,
-             "san": namer.san(move) if namer.pos is not None else None, "before": before,
-             "position": position, "key": cause_key(case.variant, where.get("fen"), before, move)}
-    error = answer.get("error") if isinstance(answer, dict) and answer.get("ok") is False else None
-    if isinstance(error, dict):
-        found["engine"] = f"refused it: {error.get('code')}: {error.get('message')}"
-    else:
-        found["engine"] = f"answered differently after it: {short_diff(answer.get('diff'))}" \
-            if isinstance(answer, dict) and answer.get("diff") else "answered differently after it"
-    why = reasons(case.variant, {**where, "moves": before}, False, [], [move], 1)
-    if why["items"]:
-        found["why"] = why["items"][0]
-    return found
-
-
-def cause_key(variant: str, fen, before: list, move: str) -> str:
-    """What failures with the same first divergence share: the variant, then a digest of the
-    start position, the line before the move and the move (a line may be long)."""
-    digest = hashlib.sha256(json.dumps([fen, before, move]).encode("utf-8")).hexdigest()[:24]
-    return f"{variant}:{digest}"
-
-
-class _Stopped(Exception):
-    """The engine broke while a first divergence was being looked for."""
-
-
-class Asking:
-    """The engine and the oracle asked the same question at points of one line."""
-
-    def __init__(self, engine, oracle, base: dict, timeout, memo: dict):
-        self.engine, self.oracle, self.base, self.timeout, self.memo = engine, oracle, base, timeout, memo
-        self.asked = 0
-
-    def _both(self, moves) -> tuple[dict, dict]:
-        key = (self.base["op"], self.base["variant"], self.base.get("fen"), tuple(moves))
-        if key not in self.memo:
-            if self.asked >= DIVERGENCE_ASKS:
-                raise _Stopped(f"the line is longer than the {DIVERGENCE_ASKS} requests allowed "
-                               "for the search")
-            self.asked += 1
-            req = {**self.base, "moves": list(moves)}
-            want = self.oracle.request(dict(req))
-            try:
-                got = self.engine.request(dict(req), timeout=self.timeout)
-            except EngineFailure as e:
-                raise _Stopped(f"{e.kind}: {e.message}") from None
-            except Exception as e:
-                raise _Stopped(f"the engine failed: {type(e).__name__}: {e}") from None
-            if not isinstance(got, dict) or not isinstance(got.get("ok"), bool):
-                raise _Stopped("the engine's answer is not an answer")
-            error = got.get("error") if got["ok"] is False else None
-            if isinstance(error, dict) and error.get("code") in (INTERNAL_ERROR, UNSUPPORTED):
-                # the engine broke or declined: no answer about the rules, so no divergence
-                raise _Stopped(f"the engine answered {error.get('code')}: {error.get('message')}")
-            expect = {k: v for k, v in want.items() if k != "ok"} if want.get("ok") else \
-                {"error": {"code": want["error"]["code"]}}
-            try:
-                diff = difference(self.base["variant"], expect, got)
-            except Exception as e:
-                raise _Stopped(f"could not compare: {type(e).__name__}: {e}") from None
-            if len(self.memo) >= MEMO_ENTRIES:   # bounded: a long run forgets the oldest games
-                self.memo.clear()
-            kept = {"ok": got["ok"], "error": got.get("error"), "diff": diff}
-            self.memo[key] = ({"ok": want.get("ok")}, kept)
-        return self.memo[key]
-
-    def agrees(self, moves) -> bool:
-        return self._both(moves)[1]["diff"] is None
-
-    def oracle_refuses(self, moves) -> bool:
-        return not self._both(moves)[0].get("ok")
-
-    def answer(self, moves) -> dict:
-        return self._both(moves)[1]
+def explain_list(into: dict, variant: str, where: dict, turns: bool, f: dict, left: int,
+                 options=None) -> int:
+    """The reasons (or the one note) for one list's extra and missing moves, put ``into``
+    the diff or drill-down; how many reasons were given."""
+    got = f.get("got_count", len(f["extra"]))
+    if got == 0 and f.get("expected_count", len(f["missing"])) > 0:
+        into["none_listed"] = {"expected": f.get("expected_count", len(f["missing"]))}
+        return 0
+    note = other_side_note(variant, where, list(f["extra"]), options)
+    if note:
+        into["other_side"] = note
+    found = reasons(variant, where, turns, list(f["extra"]), list(f["missing"]), left, options)
+    found["more"] += max(f.get("extra_count", 0) - len(f["extra"]), 0) \
+        + max(f.get("missing_count", 0) - len(f["missing"]), 0)
+    if found["items"] or found["more"]:
+        into["reasons"] = found
+    return len(found["items"])
 
 
 # --- perft drill-down -------------------------------------------------------
@@ -920,7 +795,7 @@ def _execute(options, chosen, engine, spec, err) -> Run:
     run = Run(results, [], name, spec.describe() if engine is None else name, claims=claims,
               selected=len(chosen), interrupted=interrupted, seconds=time.perf_counter() - clock,
               started=started, jobs=len(workers), timeout=options.timeout,
-              declared=declared or None)
+              declared=declared or None, rerun=spec.arguments() if engine is None else "")
     run.hints = speed_hints(run, options.max_nodes) + noise_hint(engines)
     return run
 
