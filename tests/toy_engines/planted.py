@@ -4,7 +4,8 @@ Run as ``python3 tests/toy_engines/planted.py VARIANT BUG [BUG ...]``. A BUG is 
 a mutant of the catalogue (``doublecheck mutants --list``, e.g. ``chess/castle-through-attack``),
 one of ``PLANTED`` below, or ``play:OPTION=VALUE``: the engine plays the oracle's rules under
 that rule option without declaring it (a convention it does not say it follows). Several bugs
-are put in together (their classes combined). It claims only VARIANT, and every operation.
+are put in together (their classes combined). It claims only VARIANT, and every operation
+unless ``ops:OP,OP`` names the ones it claims.
 """
 
 import sys
@@ -45,7 +46,8 @@ def rules_with(variant: str, bugs: list[str]):
 
 
 def main():
-    variant, bugs = sys.argv[1], sys.argv[2:]
+    variant, bugs = sys.argv[1], [b for b in sys.argv[2:] if not b.startswith("ops:")]
+    ops = [b[len("ops:"):] for b in sys.argv[2:] if b.startswith("ops:")]
     rules = rules_with(variant, bugs)
 
     def answer(request, opts):
@@ -54,7 +56,7 @@ def main():
                                              rules=rules)}
         except RulesError as e:
             return {"ok": False, "error": e.as_dict()}
-    serve(answer, argv=["--variants", variant])
+    serve(answer, argv=["--variants", variant] + (["--ops", ops[0]] if ops else []))
 
 
 if __name__ == "__main__":

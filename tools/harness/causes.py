@@ -111,16 +111,29 @@ def signature_of(outcome: str, diff: dict | None, problem: dict | None) -> Signa
     if diff is None:
         return error_signature(problem)
     d = diff.get("first_divergence") or {}
-    if d and "stopped" not in d and explains(d, diff):
+    if d and "stopped" not in d and explains(d, diff) and parted(d):
         return divergence_signature(d)
     return answer_signature(diff)
 
 
+def parted(d: dict) -> bool:
+    """Whether the game itself parted at the divergence (a refusal, another position, the
+    starting position): then it is the cause; when only what the answer says there differs
+    (a status the case's own answer also gets wrong), the case's own words say it better."""
+    differs = d.get("differs") or []
+    return bool(d.get("at_start") or d.get("engine", "").startswith("refused")
+                or any(a.startswith("fen") for a in differs)
+                or (d.get("why") or {}).get("side") == "turn-end")
+
+
 def explains(d: dict, diff: dict) -> bool:
-    """Whether the first divergence ``d`` is the case's cause: the engine refused the move,
-    or the position went elsewhere, or what differed there is what differs in the answer."""
+    """Whether the first divergence ``d`` is the case's cause: the engine refused the move;
+    or the game went elsewhere there (a FEN field differed, or the oracle's turn ended with
+    the move) and the case's answer differs in any way; or what differed there is what
+    differs in the answer (a draw claim missed early is no cause of a fivefold missed late)."""
     differs = set(d.get("differs") or [])
-    if d.get("engine", "").startswith("refused") or any(a.startswith("fen") for a in differs):
+    elsewhere = any(a.startswith("fen") for a in differs) or (d.get("why") or {}).get("side") == "turn-end"
+    if d.get("engine", "").startswith("refused") or elsewhere:
         return True
     return bool(differs & set(aspects(diff)))
 
@@ -151,7 +164,7 @@ def divergence_signature(d: dict) -> Signature:
         return sign(f"the engine refuses a legal move of the line: {legal_words(why)}",
                     [why.get("rule")], legal_words(why))
     parts = ", ".join(d.get("differs") or ["its answer"])
-    return sign(f"after a move of the line the engine's answer differs ({parts}): "
+    return sign(f"after a move of the line the engine's position differs ({parts}): "
                 f"{legal_words(why)}", [why.get("rule")])
 
 

@@ -39,16 +39,19 @@ def _escape(match) -> str:
 # --- failures with one cause ----------------------------------------------------
 
 def same_cause(entries) -> dict:
-    """{case id: the id of the first earlier failure with the same first divergence} for
-    ``entries`` of (case id, outcome, diff), in report order: failures that share the game,
-    the position and the move where the engine first parted from the oracle share a cause,
-    and only the first is described in full."""
+    """{case id: the id of the first earlier failure with the same first divergence and the
+    same cause} for ``entries`` of (case id, outcome, diff), in report order: failures that
+    share the game, the position and the move where the engine first parted from the
+    oracle, and whose own failure that parting explains alike, are described once (a
+    fivefold missed at the end of a line is not filed under the threefold claim missed on
+    the way)."""
+    from doublecheck.harness.causes import signature_of   # it reads this module
     leaders, follows = {}, {}
     for cid, outcome, diff in entries:
         found = (diff or {}).get("first_divergence") or {}
         if outcome not in ("failed", "xfailed") or "key" not in found:
             continue
-        leader = leaders.setdefault(found["key"], cid)
+        leader = leaders.setdefault((found["key"], signature_of(outcome, diff, None).id), cid)
         if leader != cid:
             follows[cid] = leader
     return follows

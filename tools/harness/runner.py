@@ -42,7 +42,7 @@ from doublecheck.harness.declared import NO_OPTIONS
 from doublecheck.harness.protocol import response_problems
 from doublecheck.harness.reasons import REASON_ITEMS, other_side_note, reasons
 from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
-from doublecheck.oracle import variants
+from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import CRASH, HARNESS_ERROR, INTERNAL_ERROR, PROTOCOL_ERROR, UNSUPPORTED
 from doublecheck.oracle.errors import TIMEOUT as TIMED_OUT   # TIMEOUT here is --timeout's default
 from doublecheck.progress import Progress
@@ -342,10 +342,30 @@ def explain_diff(case, diff: dict, options=None) -> None:
             turns = key == "turns" or (f["kind"] == "divide" and bool(case.request.get("turns")))
             left -= explain_list(diff, case.variant, where, turns, f, left, options)
             break   # one list of moves per case: a case expects moves, turns or a divide
+    if "error" in diff["fields"] and diff["fields"]["error"]["got"] is None:
+        explain_accepted(case, diff, options)
     drill = diff.get("drill_down") or {}
     if drill.get("end") == "lists-differ" and left > 0:
         at = {**where, "moves": list(where.get("moves") or []) + drill["line"]}
         explain_list(drill, case.variant, at, drill["unit"] == "turns", drill, left, options)
+
+
+def explain_accepted(case, diff: dict, options=None) -> None:
+    """For an engine that answered a request the oracle refuses: the oracle's reason for
+    the first move of the line it refuses (as for an extra move), in ``diff["reasons"]``."""
+    try:
+        rules = variants.get(case.variant, options)
+        line = api.Line(rules, api.replay(rules, case.request.get("fen")).final)
+        halves = api.split_tokens(list(case.request.get("moves") or []))
+        n = next((i for i, half in enumerate(halves) if isinstance(line.try_play(half), api.Refused)),
+                 None)
+    except Exception:   # text that is no move, a FEN the oracle refuses: no reason here
+        return
+    if n is not None:
+        where = {**{k: case.request[k] for k in ("fen",) if k in case.request}, "moves": halves[:n]}
+        found = reasons(case.variant, where, False, [halves[n].rstrip(",")], [], 1, options)
+        if found["items"]:
+            diff["reasons"] = found
 
 
 def explain_list(into: dict, variant: str, where: dict, turns: bool, f: dict, left: int,
