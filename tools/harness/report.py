@@ -570,6 +570,7 @@ def junit(run) -> str:
         ET.SubElement(props, "property", name="skipped-by-options", value=str(skipped_by_options(run)))
     follows = run_groups(run)
     led = followers_of(follows)
+    causes = {cid: c for c in run_causes(run) for cid in c.cases}   # each case's cause, as the run names it
     suites = {}
     for r in run.results:
         suites.setdefault(r.case.variant, []).append(r)
@@ -584,14 +585,14 @@ def junit(run) -> str:
             case = ET.SubElement(suite, "testcase", name=r.case.id,
                                  classname=f"{r.case.variant}.{r.case.topic}",
                                  file=in_tree(r.case.path), time=f"{r.seconds:.3f}")
-            found = signature_of(r.outcome, r.diff, r.problem)
+            found = causes.get(r.case.id)
             if (r.case.rules or found) and r.outcome in ("failed", "error", "xpassed"):   # as data
                 props = ET.SubElement(case, "properties")
                 for rule in r.case.rules or ():
                     ET.SubElement(props, "property", name="rule", value=rule)
                 if found:
                     ET.SubElement(props, "property", name="cause",
-                                  value=_xml_safe(f"{found.words} ({found.id})"))
+                                  value=_xml_safe(f"{found.summary} ({found.id})"))
             first = _xml_safe(headline(r))
             body = _xml_safe(describe(r, led.get(r.case.id, ())))
             if r.case.id in follows and r.outcome == "failed":
