@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import textwrap
 from dataclasses import dataclass
 from typing import Callable
 
@@ -89,7 +88,7 @@ class Cause:
 class Side:
     """What the diff keeps of one report: its header, and each case's outcome and cause."""
 
-    info: dict               # the header, as the JSON output shows it (``side_json``)
+    header: dict             # as the JSON output shows it (``header_of``)
     outcomes: dict           # case id -> passed, failed, error or skipped, in report order
     causes: dict             # case id -> Cause, for the failing cases
 
@@ -120,7 +119,7 @@ def compare(old: Side, new: Side) -> Diff:
         kind = TRANSITIONS[old.outcomes.get(cid), new.outcomes.get(cid)]
         if kind != "same":
             kinds[kind].append(change(cid, kind, old, new))
-    return Diff(old, new, header_changes(old.info, new.info), kinds)
+    return Diff(old, new, header_changes(old.header, new.header), kinds)
 
 
 def change(cid: str, kind: str, old: Side, new: Side) -> Change:
@@ -158,11 +157,11 @@ def shown_outcome(outcome: str | None) -> str:
 
 # --- the headers -------------------------------------------------------------------
 
-def compared_fields(info: dict) -> dict:
+def compared_fields(header: dict) -> dict:
     """The header fields compared, by the name a warning gives them."""
-    return {"engine name": info["engine"]["name"], "engine source": info["engine"]["source"],
-            "report version": info["report_version"], "suite version": info["suite_version"],
-            **{f"option {name}": value for name, value in info["options"].items()}}
+    return {"engine name": header["engine"]["name"], "engine source": header["engine"]["source"],
+            "report version": header["report_version"], "suite version": header["suite_version"],
+            **{f"option {name}": value for name, value in header["options"].items()}}
 
 
 def header_changes(old: dict, new: dict) -> list[dict]:
@@ -277,7 +276,7 @@ def side_of(report: dict, path) -> Side:
         if outcomes[case["id"]] in FAILING:
             first[case["id"]] = first_line(case)
             causes[case["id"]] = cause_of(case, named, first)
-    return Side(side_json(report, path), outcomes, causes)
+    return Side(header_of(report, path), outcomes, causes)
 
 
 def as_run(case: dict) -> str:
@@ -302,7 +301,7 @@ def cause_of(case: dict, named: dict, first: dict) -> Cause:
                  command=entry.get("command"))
 
 
-def side_json(report: dict, path) -> dict:
+def header_of(report: dict, path) -> dict:
     """A report's header, as the JSON output's ``old`` and ``new``."""
     return {"file": str(path), "engine": {k: report["engine"][k] for k in ("name", "source")},
             "report_version": report["report_version"],
@@ -323,8 +322,8 @@ WARNING_NOTE = "some of the changes below may come from that, not from the engin
 
 def warning_lines(diff: Diff) -> list[str]:
     """One line per header field that differs."""
-    return [f"{c['field']} differs: {header_value(c['old'])} in {diff.old.info['file']}, "
-            f"{header_value(c['new'])} in {diff.new.info['file']}" for c in diff.header_changes]
+    return [f"{c['field']} differs: {header_value(c['old'])} in {diff.old.header['file']}, "
+            f"{header_value(c['new'])} in {diff.new.header['file']}" for c in diff.header_changes]
 
 
 def header_value(value) -> str:
@@ -342,9 +341,12 @@ def some(items: list) -> tuple[list, int]:
     return items[:GROUP_IDS], max(len(items) - GROUP_IDS, 0)
 
 
-def listed(labels: list[str]) -> str:
+def listed(labels: list[str]) -> list[str]:
+    """The first GROUP_IDS labels, then "and N more", as the items of a list written out
+    (each but the last with its comma), for a line to break only between them."""
     shown, more = some(labels)
-    return ", ".join(shown) + (f", and {more} more" if more else "")
+    items = shown + ([f"and {more} more"] if more else [])
+    return [f"{item}," for item in items[:-1]] + items[-1:]
 
 
 def plural(n: int, word: str = "case") -> str:
@@ -357,9 +359,9 @@ def cause_title(cause: Cause, count: int) -> str:
 
 
 def cause_notes(cause: Cause, changes: list[Change]) -> list[str]:
-    """The lines under a cause's ids: its example and command, and the cases whose cause changed."""
-    notes = [f"example: {cause.example}"] if cause.example else []
-    notes += [f"see: {cause.command}"] if cause.command else []
+    """The lines under a cause's ids: its command (the example's id is mostly among the ids
+    already shown: the JSON output has it), and the cases whose cause changed."""
+    notes = [f"see: {cause.command}"] if cause.command else []
     moved = [c for c in changes if c.cause_was]
     shown, more = some(moved)
     notes += [f"cause changed: {c.id} (was: {clip(c.cause_was.summary, SUMMARY_CHARS)})" for c in shown]
@@ -389,12 +391,19 @@ def text(diff: Diff, out) -> None:
             p(f"{KINDS[kind][1]} ({len(diff.kinds[kind])}):")
         for title, labels, notes in text_groups(diff, kind):
             p(f"  {title}")
-            for line in wrapped(visible(listed(labels))) + notes:   # (escapes first: wrap() eats line breaks)
+            for line in wrapped(listed(labels)) + notes:
                 p(f"    {line}")
 
 
-def wrapped(line: str) -> list[str]:
-    return textwrap.wrap(line, WRAP, break_long_words=False, break_on_hyphens=False) or [""]
+def wrapped(items: list[str]) -> list[str]:
+    """The items on lines of at most WRAP columns (an item longer than that on its own)."""
+    lines = []
+    for item in map(visible, items):
+        if lines and len(lines[-1]) + 1 + len(item) <= WRAP:
+            lines[-1] += f" {item}"
+        else:
+            lines.append(item)
+    return lines
 
 
 # --- markdown ----------------------------------------------------------------------
@@ -403,13 +412,15 @@ def markdown(diff: Diff, out) -> None:
     def p(line=""):
         print(line, file=out)
 
-    p(f"## doublecheck diff: {_md(diff.new.info['engine']['name'])}")
+    p(f"## doublecheck diff: {_md(diff.new.header['engine']['name'])}")
     p()
     p(f"**{_md(totals_line(diff))}**")
     warnings = warning_lines(diff)
     if warnings:
         p()
-        p(f"> **Warning:** {_md('; '.join(warnings))}: {_md(WARNING_NOTE)}.")
+        p(f"> **Warning:** the runs were made differently; {_md(WARNING_NOTE)}:")
+        for line in warnings:
+            p(f"> - {_md(line)}")
     for kind in BY_CAUSE + BY_OUTCOMES:
         if diff.kinds[kind]:
             markdown_section(p, f"{KINDS[kind][1]} ({len(diff.kinds[kind])})", text_groups(diff, kind),
@@ -423,7 +434,7 @@ def markdown_section(p, title: str, groups, folded: bool) -> None:
     p(f"<details><summary>{_md(title)}</summary>" if folded else f"### {_md(title)}")
     p()
     for heading, labels, notes in groups:
-        p(f"- **{_md(heading)}**: {_md(listed(labels))}")
+        p(f"- **{_md(heading)}**: {_md(' '.join(listed(labels)))}")
         for note in notes:
             p(f"  - {_md(note)}")
     if folded:
@@ -437,7 +448,7 @@ def as_json(diff: Diff) -> dict:
     """The JSON output (docs/harness.md, "Comparing two runs: doublecheck diff")."""
     changes = {kind: groups_json(diff.kinds[kind]) if kind in BY_CAUSE else
                [change_json(c) for c in diff.kinds[kind]] for kind in KINDS}
-    return {"diff_version": DIFF_VERSION, "old": diff.old.info, "new": diff.new.info,
+    return {"diff_version": DIFF_VERSION, "old": diff.old.header, "new": diff.new.header,
             "header_changes": diff.header_changes,
             "totals": {kind: len(found) for kind, found in diff.kinds.items()},
             "exit_code": diff.exit_code(), **changes}
