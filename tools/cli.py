@@ -43,11 +43,13 @@ examples:
   doublecheck play --moves "e2e4 e7e5 Nf3" --json
   doublecheck perft --depth 3 --divide
   doublecheck rules G3                         show a rule and the cases that test it
+  doublecheck diff main.json branch.json       what changed between two runs' JSON reports
   doublecheck desk                             the rules desk: a web page on this machine
 
 Run 'doublecheck COMMAND --help' for the options of one command, and
 'doublecheck docs' for the documentation (a bare 'doublecheck' prints this help).
-Exit status: 0 success, 1 failing cases (run) or stale files (generate --check),
+Exit status: 0 success, 1 failing cases (run), newly failing ones (diff) or stale
+files (generate --check),
 2 bad input (an invalid FEN, an illegal move, an unknown variant), bad case files
 or an unusable engine, 130 interrupted.
 """
@@ -1049,9 +1051,59 @@ def new_variant_handler(args) -> int:
     return new_variant_command(args)
 
 
+DIFF_FORMATS = ("text", "markdown", "json")   # doublecheck.harness.rundiff.FORMATS (a test keeps them equal)
+
+
+def add_diff(sub, fmt):
+    p = sub.add_parser("diff", help="compare two JSON reports of one engine: what is fixed, what newly fails",
+                       formatter_class=fmt, description="""\
+Compares two JSON reports of one engine (written by 'doublecheck run --json
+FILE'), case by case: fixed (failed or errored before, passes now), newly
+failing (passed before, or was skipped or is new, and fails or errors now),
+still failing, added, removed, and otherwise changed (now skipped, say). An
+expected failure (xfailed) counts as the failure it is: the diff compares
+what the engine did. Failures are grouped by cause (the report's causes, or
+each case's first line in a report that names none), newly failing first; a
+still failing case whose cause changed says so.
+
+The runs may differ in the engine's name or command, its declared options,
+the report version or the suite version: each difference is printed first,
+as a warning, since some changes may come from it.
+
+Exit status: 0 nothing newly fails, 1 a case newly fails, 2 a report cannot
+be used (a missing file, unreadable, not JSON, or not a doublecheck report).
+More in: doublecheck docs harness.""",
+                       epilog="""\
+examples:
+  doublecheck diff main.json branch.json
+  doublecheck diff main.json branch.json --format json > changes.json
+  doublecheck diff main.json branch.json --format markdown >> "$GITHUB_STEP_SUMMARY"
+
+in an engine's CI, with main's report kept from its last run (an artifact):
+  doublecheck run --engine "./build/my-engine" --json branch.json || true
+  doublecheck diff main.json branch.json --format markdown >> "$GITHUB_STEP_SUMMARY"
+      the job fails (exit 1) only when the branch makes a case fail
+""")
+    p.add_argument("old", metavar="OLD.json", help="the report to compare with (main's)")
+    p.add_argument("new", metavar="NEW.json", help="the report of the run to judge (the branch's)")
+    p.add_argument("--format", choices=DIFF_FORMATS, default="text",
+                   help="text (default), markdown (suits a CI job summary) or json (one object)")
+    p.set_defaults(handler=diff_handler)
+
+
+def diff_handler(args) -> int:
+    from doublecheck.casefiles import DataError
+    from doublecheck.harness.rundiff import diff_command
+    try:
+        return diff_command(args.old, args.new, args.format)
+    except DataError as e:   # with --format json the error is JSON on stdout too, as --json gives it
+        return fail(e.code, e.message, args.format == "json")
+
+
 # Each entry adds subcommands (its parsers set ``handler``); the order is the --help order.
-SUBCOMMANDS = [add_run, add_serve, add_lookups, add_people_lookups, add_generate, add_rules, add_witness,
-               add_mutants, add_desk, add_example, add_new_variant, add_export, add_docs, add_plugins]
+SUBCOMMANDS = [add_run, add_diff, add_serve, add_lookups, add_people_lookups, add_generate, add_rules,
+               add_witness, add_mutants, add_desk, add_example, add_new_variant, add_export, add_docs,
+               add_plugins]
 
 
 class VersionAction(argparse.Action):
