@@ -505,10 +505,11 @@ def suite_json() -> dict:
 
 
 def causes_json(run) -> list[dict]:
-    """The ``causes`` of the JSON report: each cause with the ids of its cases, largest first."""
+    """The ``causes`` of the JSON report: each cause with the ids of its cases, largest first
+    (the expected failures of an xfail list too, so that every case's ``cause`` is listed)."""
     return [{"id": c.id, "summary": c.summary, "rules": c.rules, "cases": list(c.cases),
              "example": c.cases[0], "command": show_command(run, c.cases[0])}
-            for c in run_causes(run)]
+            for c in run_causes(run, JUDGED)]
 
 
 def as_json(run) -> dict:

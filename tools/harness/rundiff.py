@@ -8,9 +8,10 @@ engine, not about what an xfail file lets through.
 
 Failing cases are grouped by cause: the report's ``causes`` entry the case names, or, in a
 report without causes (an older doublecheck), the case's first line (its leader's, when the
-case has ``same_cause_as``). A cause is known across the two reports by its summary, since
-a cause's id may be its rank in one report. A still failing case whose cause differs says
-so, when both reports name causes the same way (a summary and a first line never match).
+case has ``same_cause_as``). A named cause is known across the two reports by its id, a
+digest of its signature that every run gives alike. A still failing case whose cause
+differs says so, when both reports name causes the same way (a cause and a first line never
+match).
 
 The headers are compared too (engine name and source, report version, suite version, each
 declared option): comparing runs made under different ones is allowed, and each difference
@@ -130,9 +131,13 @@ def change(cid: str, kind: str, old: Side, new: Side) -> Change:
 
 
 def cause_changed(was: Cause | None, now: Cause | None) -> bool:
-    """Whether two reports give one case different causes; a first line is not compared
+    """Whether two reports give one case different causes: named causes by their id (a
+    digest of the cause's signature, the same in every run; the summary quotes the cause's
+    first case, which may change), first lines by their text. A first line is not compared
     with a named cause (they would always differ)."""
-    return bool(was and now) and was.named == now.named and was.summary != now.summary
+    if not (was and now) or was.named != now.named:
+        return False
+    return was.id != now.id if was.named else was.summary != now.summary
 
 
 def by_cause(changes) -> list[tuple[Cause, list[Change]]]:
