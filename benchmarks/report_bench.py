@@ -17,6 +17,8 @@ passant (marseillais, M4). Each runs its variant's cases as ``doublecheck run
 - reason names rule: whether that failure gives the oracle's reason (a "why"
   line for an extra or missing move, or what the oracle says of the first
   divergence) citing the rule the fault breaks;
+- causes: the cause lines the report opens with (docs/harness.md, "Causes
+  first"), and how many of the failures the first one covers;
 - seconds: the wall time of the run, reasons and searches included.
 
 Run: python3 benchmarks/report_bench.py [FAULT ...]
@@ -77,7 +79,8 @@ def measure(fault: str) -> dict:
         run_command(options, engine=AdapterEngine(FaultAdapter(fault), fault), out=out,
                     err=io.StringIO())
         seconds = time.perf_counter() - began
-        cases = json.loads(report.read_text())["cases"]
+        written = json.loads(report.read_text())
+        cases, causes = written["cases"], written["causes"]
     failing = [c for c in cases if c["outcome"] == "failed"]
     keys = [c["diff"]["first_divergence"]["key"] for c in failing
             if "key" in ((c["diff"] or {}).get("first_divergence") or {})]
@@ -87,6 +90,7 @@ def measure(fault: str) -> dict:
             "groups": len(set(keys)), "diverged": len(keys),
             "names_rule": bool(re.search(rf"rules: .*\b{re.escape(rule)}\b", entry)),
             "reason_rule": any(re.search(rf"\({re.escape(rule)}[):]", line) for line in reason_lines(entry)),
+            "causes": len(causes), "first_cause": len(causes[0]["cases"]) if causes else 0,
             "seconds": seconds, "entry": entry}
 
 
@@ -94,12 +98,13 @@ def main(argv) -> int:
     faults = argv or list(FAULTS)
     rows = [measure(f) for f in faults]
     print(f"{'fault':<24} {'variant':<12} {'rule':<13} {'failing':>7} {'full entries':>12} "
-          f"{'groups (of)':>12}  {'rules line':<10} {'reason names rule':<17} {'seconds':>7}")
+          f"{'groups (of)':>12}  {'rules line':<10} {'reason names rule':<17} {'causes (1st)':>12} "
+          f"{'seconds':>7}")
     for r in rows:
         print(f"{r['fault']:<24} {r['variant']:<12} {r['rule']:<13} {r['failing']:>7} {r['full']:>12} "
               f"{str(r['groups']) + ' (' + str(r['diverged']) + ')':>12}  "
               f"{'yes' if r['names_rule'] else 'no':<10} {'yes' if r['reason_rule'] else 'no':<17} "
-              f"{r['seconds']:>7.1f}")
+              f"{str(r['causes']) + ' (' + str(r['first_cause']) + ')':>12} {r['seconds']:>7.1f}")
     for r in rows:
         print(f"\nfirst failure for {r['fault']}:\n{r['entry']}")
     return 0

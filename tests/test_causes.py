@@ -129,7 +129,7 @@ def test_a_series_that_does_not_end_at_check_is_named_first(tmp_path):
 
 
 def test_inverted_pawn_attacks_are_named_first(tmp_path):
-    _, report, _, _ = run_planted(tmp_path, "marseillais", ["pawn-attacks-inverted"])
+    _, report, _, _ = run_planted(tmp_path, "marseillais", ["pawn-hits-inverted"])
     first = report["causes"][0]
     assert "is attacked by the pawn on" in first["summary"] and first["rules"] == ["M3"]
     assert len(first["cases"]) * 3 >= len(failing(report))

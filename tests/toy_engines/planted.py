@@ -20,8 +20,10 @@ from doublecheck.oracle.errors import RulesError  # noqa: E402
 from doublecheck.oracle.position import BLACK, WHITE  # noqa: E402
 
 
-def pawn_attacks_inverted(base):
-    """Pawns attack backwards: each side's pawns are taken to hit where the other's do."""
+def pawn_hits_inverted(base):
+    """Pawns attack backwards everywhere (checks too), in any variant: each side's pawns are
+    taken to hit where the other's do. (faults.py's ``pawn-attacks-inverted`` inverts them in
+    the king-safety test of chess only.)"""
     class Inverted(base):
         def __init__(self, options=None):
             super().__init__(options)
@@ -30,7 +32,7 @@ def pawn_attacks_inverted(base):
     return Inverted
 
 
-PLANTED = {"pawn-attacks-inverted": pawn_attacks_inverted}
+PLANTED = {"pawn-hits-inverted": pawn_hits_inverted}
 
 
 def rules_with(variant: str, bugs: list[str]):
