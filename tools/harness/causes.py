@@ -106,8 +106,8 @@ FAILING = ("failed", "error")              # the outcomes a run's causes cover
 def signature_of(outcome: str, diff: dict | None, problem: dict | None) -> Signature | None:
     """The cause of one failing (or erroring, or xfailed) case; None for the others (an
     unexpected pass has no cause in the engine: the xfail list is stale)."""
-    if outcome not in JUDGED:
-        return None
+    if outcome not in JUDGED or (problem or {}).get("kind") == "not-run":
+        return None   # a case never sent is no failure of the engine (the reports count it apart)
     if diff is None:
         return error_signature(problem)
     d = diff.get("first_divergence") or {}
@@ -148,7 +148,6 @@ ERROR_WORDS = {
     "crash": "the engine crashed", "timeout": "the engine did not answer in time",
     "protocol-error": "the engine's answer does not follow the protocol",
     "internal-error": "the engine reported an internal error",
-    "not-run": "not run: the engine had been given up on (--give-up)",
     "harness-error": "the answer could not be judged",
 }
 
@@ -278,6 +277,34 @@ def run_causes(run, outcomes=FAILING) -> list[Cause]:
 def cause_ids(causes) -> dict:
     """{case id: its cause id}."""
     return {cid: c.id for c in causes for cid in c.cases}
+
+
+# --- failures described once -------------------------------------------------------
+
+def same_cause(entries) -> dict:
+    """{case id: the id of the first earlier failure with the same first divergence and the
+    same cause} for ``entries`` of (case id, outcome, diff), in report order: failures that
+    share the game, the position and the move where the engine first parted from the
+    oracle, and whose own failure that parting explains alike, are described once (a
+    fivefold missed at the end of a line is not filed under the threefold claim missed on
+    the way)."""
+    leaders, follows = {}, {}
+    for cid, outcome, diff in entries:
+        found = (diff or {}).get("first_divergence") or {}
+        if outcome not in ("failed", "xfailed") or "key" not in found:
+            continue
+        leader = leaders.setdefault((found["key"], signature_of(outcome, diff, None).id), cid)
+        if leader != cid:
+            follows[cid] = leader
+    return follows
+
+
+def followers_of(follows: dict) -> dict:
+    """{leader id: [the ids that share its cause]} from ``same_cause``."""
+    out = {}
+    for cid, leader in follows.items():
+        out.setdefault(leader, []).append(cid)
+    return out
 
 
 def show_command(run, case_id: str) -> str:

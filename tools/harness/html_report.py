@@ -23,11 +23,10 @@ import json
 from collections import Counter
 from typing import NamedTuple
 
-from doublecheck.harness.causes import causes_of
+from doublecheck.harness.causes import causes_of, followers_of, same_cause
 from doublecheck.harness.compare import divergence_lines, divergence_text, reason_lines
 from doublecheck.harness.declared import summary_of
-from doublecheck.harness.report_shared import (anchor, followers_of, options_line, same_cause,
-                                               skipped_by_options, visible, write_file)
+from doublecheck.harness.report_shared import anchor, options_line, skipped_by_options, visible, write_file
 from doublecheck.oracle import api, variants
 from doublecheck.pictures.svg import position_svg, raw_arrows
 

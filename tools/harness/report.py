@@ -6,8 +6,9 @@ the engine's answer (cut by ``cut_answer``) and the structured difference
 (``doublecheck.harness.compare``), from which the text, markdown, JUnit and
 HTML reports are written. The xfail file format is described in
 docs/harness.md and in ``read_xfail``. What these reports share with the HTML page
-(``visible``, the failures of one cause, the options line, ``write_file``) lives in
-``doublecheck.harness.report_shared``, which both read.
+(``visible``, the options line, ``write_file``) lives in
+``doublecheck.harness.report_shared``, and the causes of the failures in
+``doublecheck.harness.causes``, which both read.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from itertools import islice
 from pathlib import Path
 from typing import Callable
 
-from doublecheck.harness.causes import JUDGED, cause_ids, run_causes, show_command, signature_of
+from doublecheck.harness.causes import (JUDGED, cause_ids, followers_of, run_causes, same_cause,
+                                        show_command, signature_of)
 from doublecheck.harness.compare import CASE_DOUBT, divergence_text, short_diff
-from doublecheck.harness.report_shared import (anchor, declared_of, followers_of, options_line, same_cause,
-                                               skipped_by_options, visible, write_file)
+from doublecheck.harness.report_shared import (anchor, declared_of, options_line, skipped_by_options,
+                                               visible, write_file)
 from doublecheck.oracle.errors import INVALID_XFAIL, UNREADABLE_FILE, clip, quote
 
 OUTCOMES = ("passed", "failed", "error", "skipped")

@@ -4,8 +4,6 @@ both read this module, and neither reads the other's internals, so the two never
 each other.
 
 - ``visible``: an engine's text with every control or invisible character shown as an escape;
-- ``same_cause`` and ``followers_of``: failures that part from the oracle at the same move,
-  described once;
 - ``declared_of``, ``options_line``, ``skipped_by_options``: the options a run judged under
   (docs/options.md);
 - ``write_file``: a report file, written whole or not at all.
@@ -34,35 +32,6 @@ def visible(text) -> str:
 def _escape(match) -> str:
     code = ord(match.group())
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-# --- failures with one cause ----------------------------------------------------
-
-def same_cause(entries) -> dict:
-    """{case id: the id of the first earlier failure with the same first divergence and the
-    same cause} for ``entries`` of (case id, outcome, diff), in report order: failures that
-    share the game, the position and the move where the engine first parted from the
-    oracle, and whose own failure that parting explains alike, are described once (a
-    fivefold missed at the end of a line is not filed under the threefold claim missed on
-    the way)."""
-    from doublecheck.harness.causes import signature_of   # it reads this module
-    leaders, follows = {}, {}
-    for cid, outcome, diff in entries:
-        found = (diff or {}).get("first_divergence") or {}
-        if outcome not in ("failed", "xfailed") or "key" not in found:
-            continue
-        leader = leaders.setdefault((found["key"], signature_of(outcome, diff, None).id), cid)
-        if leader != cid:
-            follows[cid] = leader
-    return follows
-
-
-def followers_of(follows: dict) -> dict:
-    """{leader id: [the ids that share its cause]} from ``same_cause``."""
-    out = {}
-    for cid, leader in follows.items():
-        out.setdefault(leader, []).append(cid)
-    return out
 
 
 def anchor(case_id: str) -> str:
