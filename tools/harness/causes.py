@@ -162,9 +162,13 @@ def divergence_signature(d: dict) -> Signature:
     if d.get("engine", "").startswith("refused"):
         return sign(f"the engine refuses a legal move of the line: {legal_words(why)}",
                     [why.get("rule")], legal_words(why))
-    parts = ", ".join(d.get("differs") or ["its answer"])
-    return sign(f"after a move of the line the engine's position differs ({parts}): "
-                f"{legal_words(why)}", [why.get("rule")])
+    fields = [a.removeprefix("fen:") for a in d.get("differs") or [] if a.startswith("fen")]
+    shown = " and ".join(f"{f} field" if f != "fen" else "validity" for f in fields) or "answer"
+    special = why.get("kind") == "special"   # castling, en passant...: its rule bears on the FEN
+    return sign(f"the engine's FEN differs in its {shown} after a move of the line (here "
+                f"{d.get('san') or d.get('text')}, {legal_words(why)})",
+                [why.get("rule")] if special else [],
+                template=f"fen after a move: {shown}" + (f" {legal_words(why)}" if special else ""))
 
 
 def turn_end_signature(why: dict) -> Signature:

@@ -186,7 +186,7 @@ class Asker:
         title = self.titles([rule]).get(rule) if rule else None
         cited = f" ({rule}: {title})" if title else (f" ({rule})" if rule else "")
         return {"text": f"legal here: {words}{cited}", "rule": rule,
-                "rules": [r for r in [rule] + also if r]}
+                "rules": [r for r in [rule] + also if r], "kind": KINDS[rank]}
 
     def kind(self, pos, move) -> tuple[int, str, str]:
         """(how telling, the move's kind in words, the ``rule_ids`` topic that allows it)."""
@@ -216,3 +216,4 @@ class Asker:
 
 
 SPECIAL, SAFETY, PLAIN = range(3)   # how telling a kind of move is: the most telling half is named
+KINDS = ("special", "king-safety", "plain")   # a missing move's ``kind`` in its reason
