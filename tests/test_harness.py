@@ -359,6 +359,28 @@ def test_unclaimed_variants_and_ops_are_skipped_never_passed(capsys, tmp_path):
     assert report["totals"]["passed"] == 5 and report["totals"]["skipped"] == 2
 
 
+def test_the_table_leaves_out_the_variants_an_engine_never_claimed(capsys, tmp_path):
+    """A chess engine's table has chess rows only, not a row of zeros (but for the skips) for
+    each other variant; one line counts what their cases were, and the JSON keeps every row."""
+    others = [case("start-moves", {"op": "moves"}, {"moves": ["e2e4"]}, variant=v)
+              for v in ("double-move", "marseillais", "progressive-scottish")]
+    others.append(case("start-play", {"op": "play", "moves": ["e2e4"]}, {"fen": "x"}, variant="double-move"))
+    tree = write_tree(tmp_path / "cases", extra=others)
+    engine = toy("toy", "--variants", "chess")
+    code, out, _, report, _ = run_json(capsys, tmp_path, tree, "--engine", engine)
+    assert code == 0
+    table = out.split("\n\n")[0].splitlines()[2:]   # after the engine line and the header
+    unclaimed = "3 variants not claimed by the engine: 4 cases skipped (double-move, marseillais, " \
+                "progressive-scottish)"
+    assert [row.split()[0] for row in table] == ["chess"] * 4 + ["all", "3"]
+    assert table[-1] == unclaimed
+    assert {row["variant"] for row in report["summary"]} == {
+        "chess", "double-move", "marseillais", "progressive-scottish"}
+    code, out, _ = run(capsys, tree, "--engine", engine, "--format", "markdown")
+    assert "| double-move |" not in out and "| chess | moves |" in out
+    assert f"\n\n{unclaimed}\n" in out
+
+
 def test_protocol_version_mismatch_stops_the_run(capsys, tmp_path, tree):
     code, out, err = run(capsys, tree, "--engine", toy("toy", "--protocol", "2"),
                          "--json", str(tmp_path / "r.json"))

@@ -61,6 +61,24 @@ def table(run) -> list[tuple[str, str, Counter, float]]:
     return out
 
 
+def claimed_table(run) -> tuple[list, list[str]]:
+    """The rows of ``table`` worth reading, and a line for the others: a variant the engine
+    does not claim whose cases were all skipped has only zeros but for its skips, so it is
+    left out and counted (its skip reason is listed with the others)."""
+    claimed = run.claims.get("variants")
+    rows = table(run)
+    if claimed is None:   # (no hello to go by: every row)
+        return rows, []
+    ran = {r.case.variant for r in run.results if r.outcome != "skipped"}
+    hidden = sorted({v for v, *_ in rows} - set(claimed) - ran)
+    if not hidden:
+        return rows, []
+    skipped = sum(r.case.variant in hidden for r in run.results)
+    return [row for row in rows if row[0] not in hidden], [
+        f"{len(hidden)} variant{'s' if len(hidden) > 1 else ''} not claimed by the engine: "
+        f"{skipped} case{'s' if skipped != 1 else ''} skipped ({', '.join(hidden)})"]
+
+
 def wall(results) -> float:
     """Seconds during which at least one of ``results`` was running (their spans joined)."""
     total, end = 0.0, None
@@ -208,7 +226,7 @@ def text(run, out) -> None:
         print(visible(line), file=out)
 
     cols = columns(run)
-    rows = table(run)
+    rows, unclaimed = claimed_table(run)
     w = max([len("variant")] + [len(v) for v, *_ in rows])
     jobs = f", {run.jobs} jobs" if run.jobs > 1 else ""
     p(f"Engine: {run.engine}" + (f" ({run.source})" if run.source != run.engine else "")
@@ -220,6 +238,8 @@ def text(run, out) -> None:
     total = Counter(r.outcome for r in run.results)
     for variant, op, counts, seconds in rows + [("all", "", total, run.seconds)]:
         p(f"{variant:<{w}}  {op:<7}" + "".join(f"{counts[o]:>9}" for o in cols) + f"{seconds:>9.1f}")
+    for line in unclaimed:
+        p(line)
     _section(p, "Skipped:", _skips(run.results))
     _section(p, f"Expected failures (listed in {run.xfail_file}):",
              [f"{r.case.id} ({r.actual}): {r.reason}" for r in run.results if r.outcome == "xfailed"])
@@ -283,8 +303,12 @@ def markdown(run, out) -> None:
     p("| variant | op | " + " | ".join(cols) + " | seconds |")
     p("|---|---|" + "---:|" * (len(cols) + 1))
     total = Counter(r.outcome for r in run.results)
-    for variant, op, counts, seconds in table(run) + [("**all**", "", total, run.seconds)]:
+    rows, unclaimed = claimed_table(run)
+    for variant, op, counts, seconds in rows + [("**all**", "", total, run.seconds)]:
         p(f"| {variant} | {op} | " + " | ".join(str(counts[o]) for o in cols) + f" | {seconds:.1f} |")
+    for line in unclaimed:
+        p()
+        p(_md(line))
     bad = [r for r in run.results if r.outcome in ("failed", "error", "xpassed") and not not_run(r)]
     follows = run_groups(run)
     led = followers_of(follows)
