@@ -299,6 +299,30 @@ def test_drill_down_follows_whole_turns(capsys, tmp_path):
         "piece attacks (FIDE-3.9.2: The king may not be left in check)"]
 
 
+def test_a_multi_line_engine_message_is_shown_as_lines(capsys, tmp_path, tree):
+    """A stack trace in an internal-error, and a reason of several lines for declining a
+    request: each line of the engine's text a report line of its own (a bounded number),
+    never one line of escaped line breaks; the JSON keeps the message whole."""
+    from stack_trace import DECLINED, TRACE
+    code, out, _, report, outcomes = run_json(capsys, tmp_path, tree, "--engine",
+                                              toy("stack_trace", "--decline-perft"))
+    assert code == 1 and "\\x0a" not in out
+    assert outcomes["chess/toy/trigger-moves"] == "error" and outcomes["chess/toy/perft-3"] == "skipped"
+    error = out.split("ERROR chess/toy/trigger-moves\n")[1].split("\n\n")[0].splitlines()
+    assert "    internal-error: TypeError: Cannot read properties of undefined (reading 'piece')" in error
+    assert "      | at Board.moves (/srv/engine/board.js:212:31)" in error
+    assert sum("| at " in line for line in error) == 12 and error[-1] == "      | ... and 18 more lines"
+    skipped = out.split("Skipped:\n")[1].split("\n\n")[0].splitlines()
+    assert skipped == ["  chess/toy/perft-3: the engine does not support this request: perft is not "
+                       "written yet:", "    | it needs the move generator's undo", "    | (see TODO.md)"]
+    problem = case_of(report, "chess/toy/trigger-moves")["problem"]   # (its first 1000 characters)
+    assert problem["kind"] == "internal-error" and TRACE.startswith(problem["message"].split("...")[0])
+    assert problem["message"].count("\n") > 12
+    assert case_of(report, "chess/toy/perft-3")["answer"]["error"]["message"] == DECLINED
+    code, out, _ = run(capsys, tree, "--engine", toy("stack_trace", "--decline-perft"), "--format", "markdown")
+    assert "yet:\n  \\| it needs the move generator's undo\n  \\| (see TODO.md)\n" in out
+
+
 def test_an_engine_that_keeps_crashing_is_given_up(capsys, tmp_path):
     tree = write_tree(tmp_path / "cases", [
         case(f"trigger-{i}", {"op": "moves", "fen": TRIGGER_FEN}, {"moves": legal(TRIGGER_FEN)})

@@ -119,8 +119,9 @@ def headline(result) -> str:
         return visible(f"{CASE_DOUBT}; {short}")
     if short:
         return visible(short)
-    if result.problem and result.outcome in ("error", "xfailed"):
-        return visible(f"{result.problem['kind']}: {result.problem['message']}")
+    if result.problem and result.outcome in ("error", "xfailed"):   # (a stack trace: its first line)
+        first, *more = str(result.problem["message"]).splitlines() or [""]
+        return visible(f"{result.problem['kind']}: {first}" + (" ..." if more else ""))
     return visible(result.lines[0]) if result.lines else ""
 
 
@@ -211,13 +212,13 @@ def _skips(results) -> list[str]:
     for r in results:
         if r.outcome == "skipped":
             reason = r.lines[0] if r.lines else ""
-            by_reason.setdefault(_skip_kind(reason), []).append((r.case.id, reason))
+            by_reason.setdefault(_skip_kind(reason), []).append((r.case.id, reason, r.lines[1:]))
     lines = []
     for kind, skipped in by_reason.items():
         if len(skipped) > GROUP_SKIPS:
             lines.append(f"{len(skipped)} cases: {kind} (first: {skipped[0][0]})")
-        else:
-            lines += [f"{i}: {reason}" for i, reason in skipped]
+        else:   # (the lines after the first: the rest of an engine's reason, indented)
+            lines += [line for i, reason, rest in skipped for line in [f"{i}: {reason}"] + rest]
     return lines
 
 
@@ -351,7 +352,7 @@ def markdown(run, out) -> None:
         p(f"<details><summary>Skipped ({total['skipped']})</summary>")
         p()
         for line in skips:
-            p(f"- {_md(line)}")
+            p(_md_item(line))
         p()
         p("</details>")
     if run.problems:
@@ -372,6 +373,11 @@ def _md(text: str) -> str:
 
 def _html(text: str) -> str:
     return visible(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _md_item(line: str) -> str:
+    """A line of a list as markdown: an item, or (indented) the rest of the item above it."""
+    return f"  {_md(line.strip())}" if line.startswith(" ") else f"- {_md(line)}"
 
 
 # --- JSON ---------------------------------------------------------------------

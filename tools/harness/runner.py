@@ -40,6 +40,7 @@ from doublecheck.harness import report as reports
 from doublecheck.harness.compare import (CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference, judged_as,
                                         short_diff)
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
+from doublecheck.harness.process import message_lines
 from doublecheck.harness.declared import NO_OPTIONS
 from doublecheck.harness.protocol import response_problems
 from doublecheck.harness.reasons import REASON_ITEMS, reasons
@@ -279,12 +280,13 @@ def _judge(case, engine, drill, timeout, reference=None, claims=None, memo=None,
         return _error(case, PROTOCOL_ERROR, [f"protocol-error: the answer to {op} does not follow "
                                                "the protocol schema:"] + [f"  {w}" for w in wrong], **kept)
     if not answer["ok"] and answer["error"]["code"] == INTERNAL_ERROR:
-        return _error(case, INTERNAL_ERROR, [f"internal-error: {answer['error']['message']}"], **kept)
+        message = answer["error"]["message"]   # (whole in the problem: the JSON report's data)
+        return _error(case, INTERNAL_ERROR, message_lines("internal-error: ", message), message, **kept)
     if not answer["ok"] and answer["error"]["code"] == UNSUPPORTED \
             and case.expect.get("error", {}).get("code") != UNSUPPORTED:
         # the engine declined this one request (e.g. a UCI engine cannot express it)
-        return Result(case, "skipped", [f"the engine does not support this request: "
-                                        f"{answer['error']['message']}"], **kept)
+        return Result(case, "skipped", message_lines("the engine does not support this request: ",
+                                                     answer["error"]["message"]), **kept)
     try:
         diff = difference(judged_as(case.variant, options), case.expect, answer, case.request)
     except Exception as e:
