@@ -339,6 +339,26 @@ def test_an_engine_that_keeps_crashing_is_given_up(capsys, tmp_path):
         "crash", "crash", "not run", "not run", "not run"]
 
 
+def test_cases_never_sent_are_worded_as_not_run_not_as_crashes(capsys, tmp_path):
+    """After --give-up crashes in a row the rest are never sent: each says so, and the verdict
+    and the "Not run" lines count them apart from the errors the engine made, as cases it
+    neither passed nor failed (their outcome stays error: the run still fails)."""
+    tree = write_tree(tmp_path / "cases", [
+        case(f"trigger-{i}", {"op": "moves", "fen": TRIGGER_FEN}, {"moves": legal(TRIGGER_FEN)})
+        for i in range(5)])
+    code, out, _, report, _ = run_json(capsys, tmp_path, tree, "--engine", toy("crash"), "--give-up", "2")
+    assert code == 1 and report["totals"]["error"] == 5
+    why = ("never sent, because the run stopped sending cases to this engine after 2 crashes or "
+           "timeouts in a row (--give-up 2)")
+    assert case_of(report, "chess/toy/trigger-4")["problem"] == {"kind": "not-run", "message": why}
+    assert lines_of(report, "chess/toy/trigger-4") == [f"not run: {why}; neither passed nor failed"]
+    not_run = out.split("Not run:\n")[1].split("\n\n")[0].splitlines()
+    assert not_run == [f"  chess: 3 cases {why}; neither passed nor failed (first: chess/toy/trigger-2)"]
+    verdict = ("FAILED: 0 passed, 0 failed, 5 errors (3 of them not run: never sent, so neither "
+               "passed nor failed), 0 skipped")
+    assert out.rstrip().splitlines()[-1] == verdict == report["verdict"]
+
+
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_given_up_engine_still_skips_what_it_never_claimed(capsys, tmp_path, jobs):
     # an engine claiming only chess moves, crashing on every trigger position
@@ -358,11 +378,13 @@ def test_given_up_engine_still_skips_what_it_never_claimed(capsys, tmp_path, job
     crashed = int(jobs)  # each engine process crashes once, then is given up
     assert kinds == ["crash"] * crashed + ["not-run"] * (4 - crashed)
     not_run = next(c for c in report["cases"] if c.get("problem", {}).get("kind") == "not-run")
-    assert not_run["lines"] == ["not run: the engine was given up on after 1 crash or timeout "
-                                "in a row (--give-up 1)"]
+    assert not_run["lines"] == ["not run: never sent, because the run stopped sending cases to this "
+                                "engine after 1 crash or timeout in a row (--give-up 1); neither "
+                                "passed nor failed"]
     totals = report["totals"]
     assert (totals["error"], totals["skipped"], totals["passed"]) == (4, 3, 0)
-    assert report["verdict"] == "FAILED: 0 passed, 0 failed, 4 errors, 3 skipped"
+    assert report["verdict"] == (f"FAILED: 0 passed, 0 failed, 4 errors ({4 - crashed} of them not run: "
+                                 "never sent, so neither passed nor failed), 3 skipped")
     assert out.rstrip().endswith(report["verdict"])  # the summary line says the same
 
 

@@ -90,11 +90,16 @@ def wall(results) -> float:
     return total
 
 
+NOT_JUDGED = "neither passed nor failed"   # what a case never sent (--give-up) is
+
+
 def verdict(run) -> str:
     c = run.counts()
     word = "INTERRUPTED" if run.interrupted else ("OK" if run.exit_code() == 0 else "FAILED")
-    text = (f"{word}: {c['passed']} passed, {c['failed']} failed, {c['error']} errors, "
-            f"{c['skipped']} skipped")
+    unsent = sum(map(not_run, run.results))   # errors by outcome (as in the table), but never sent
+    errors = f"{c['error']} errors" + (f" ({unsent} of them not run: never sent, so {NOT_JUDGED})"
+                                       if unsent else "")
+    text = f"{word}: {c['passed']} passed, {c['failed']} failed, {errors}, {c['skipped']} skipped"
     if declared_of(run):
         text += f" ({skipped_by_options(run)} of them because of the declared options)"
     if run.xfail_used:
@@ -285,7 +290,7 @@ def not_run_lines(results) -> list[str]:
     for r in results:
         if not_run(r):
             groups.setdefault((r.case.variant, r.problem["message"]), []).append(r.case.id)
-    return [f"{variant}: {len(ids)} case{'s' if len(ids) > 1 else ''} {why} (first: {ids[0]})"
+    return [f"{variant}: {len(ids)} case{'s' if len(ids) > 1 else ''} {why}; {NOT_JUDGED} (first: {ids[0]})"
             for (variant, why), ids in groups.items()]
 
 

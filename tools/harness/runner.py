@@ -3,10 +3,11 @@
 A case ends as ``passed``, ``failed`` (the answer differs; the structured
 difference and the diff lines say how), ``error`` (the engine broke: a crash,
 a timeout, an answer that does not follow the protocol, or an internal error
-it reported; or the case was not sent because the engine had been given up
-on) or ``skipped`` (not run, with the reason: the engine does not claim the
-variant or operation in its hello, or a perft case is larger than
-``--max-nodes``; a skip reason always wins, whatever else happened). With an
+it reported; or the case was never sent, the run having stopped sending cases
+to the engine after ``--give-up`` crashes or timeouts in a row) or ``skipped``
+(not run, with the reason: the engine does not claim the variant or operation
+in its hello, or a perft case is larger than ``--max-nodes``; a skip reason
+always wins, whatever else happened). With an
 xfail file, a listed case that fails or errors becomes ``xfailed`` and a
 listed case that passes becomes ``xpassed`` (an unexpected pass, which fails
 the run).
@@ -620,8 +621,10 @@ class Worker:
                 return Result(case, "skipped", [plan.skip], by_options=plan.by_declared)
         n = self.broken_in_a_row
         times = "crash or timeout" if n == 1 else "crashes or timeouts"
-        return _error(case, "not-run", [f"not run: the engine was given up on after {n} {times} "
-                                        f"in a row (--give-up {self.options.give_up})"])
+        # (an error by its outcome, so the run fails, but the engine never saw the case)
+        why = (f"never sent, because the run stopped sending cases to this engine after {n} {times} "
+               f"in a row (--give-up {self.options.give_up})")
+        return _error(case, "not-run", [f"not run: {why}; {reports.NOT_JUDGED}"], why)
 
     def _follow(self, result: Result) -> None:
         """Keep the results whose answers came from the engine's current process: stray
