@@ -756,6 +756,12 @@ class Chess:
         "castling-attack": "FIDE-3.8.2.2",
         "king-safety": "FIDE-3.9.2",  # no move leaves the own king in check
     }
+
+    def rule_ids_for(self, color: str) -> dict:
+        """The rule ids of ``color``'s moves: ``rule_ids`` wherever both sides follow the
+        same rules; a variant whose rule for a topic differs by side gives that side's."""
+        return self.rule_ids
+
     # How explanations name a move made in the middle of a turn, and what they
     # say of a move after which the same side moved again.
     continuing_move = "this move"
@@ -810,7 +816,7 @@ class Chess:
 
     def king_safety_rule(self, pos, asked):
         """(rule id, gloss or None) for a move that would leave the own king attacked (3.9)."""
-        return explain.cite(self, "king-safety")[0], None
+        return explain.cite(self, "king-safety", color=pos.turn)[0], None
 
     def why_turn_over(self, pos, move, played):
         """Why no further move follows `move` in this turn: it ended the turn (the turn

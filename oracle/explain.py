@@ -105,10 +105,12 @@ class Asked:
     steps: list = field(default_factory=list)  # the played line before the turn (api.Step)
 
 
-def cite(rules, topic: str, piece: str | None = None) -> tuple[str | None, list]:
+def cite(rules, topic: str, piece: str | None = None, color: str | None = None) -> tuple[str | None, list]:
     """(rule id, related ids) that ``rules.rule_ids`` gives for a topic (None: the variant has
-    no such rule); for a double-piece the key ``"*" + topic`` wins where the rules give one."""
-    ids = rules.rule_ids
+    no such rule); for a double-piece the key ``"*" + topic`` wins where the rules give one.
+    ``color``: the side whose move it is, for a variant whose rule for a topic differs by
+    side (``rules.rule_ids_for``); None: the ids both sides share."""
+    ids = rules.rule_ids if color is None else rules.rule_ids_for(color)
     value = ids.get("*" + topic, ids[topic]) if piece and piece.startswith("*") else ids[topic]
     if value is None or isinstance(value, str):
         return value, []

@@ -84,13 +84,12 @@ def test_given_up_cases_are_one_line_per_variant_and_reason(capsys, tmp_path):
     code, out, _ = run(capsys, tree, "--engine", toy("crash"), "--give-up", "2", "--quiet")
     assert code == 1
     assert out.count("ERROR chess/toy/trigger-") == 2   # the two real crashes, described
-    assert "not run: the engine" not in out.split("Not run:")[0]
+    assert "never sent" not in out.split("Not run:")[0]
     not_run = [line.strip() for line in out.split("Not run:")[1].split("\n\n")[0].strip().splitlines()]
-    assert not_run == [
-        "chess: 10 cases not run: the engine was given up on after 2 crashes or timeouts in a row "
-        "(--give-up 2) (first: chess/toy/trigger-2)",
-        "double-move: 3 cases not run: the engine was given up on after 2 crashes or timeouts in a "
-        "row (--give-up 2) (first: double-move/toy/start-0)"]
+    why = ("never sent, because the run stopped sending cases to this engine after 2 crashes or "
+           "timeouts in a row (--give-up 2); neither passed nor failed")
+    assert not_run == [f"chess: 10 cases {why} (first: chess/toy/trigger-2)",
+                       f"double-move: 3 cases {why} (first: double-move/toy/start-0)"]
     capsys.readouterr()
     code, out, _ = run(capsys, tree, "--engine", toy("crash"), "--give-up", "2", "--quiet",
                        "--format", "markdown")

@@ -299,6 +299,30 @@ def test_drill_down_follows_whole_turns(capsys, tmp_path):
         "piece attacks (FIDE-3.9.2: The king may not be left in check)"]
 
 
+def test_a_multi_line_engine_message_is_shown_as_lines(capsys, tmp_path, tree):
+    """A stack trace in an internal-error, and a reason of several lines for declining a
+    request: each line of the engine's text a report line of its own (a bounded number),
+    never one line of escaped line breaks; the JSON keeps the message whole."""
+    from stack_trace import DECLINED, TRACE
+    code, out, _, report, outcomes = run_json(capsys, tmp_path, tree, "--engine",
+                                              toy("stack_trace", "--decline-perft"))
+    assert code == 1 and "\\x0a" not in out
+    assert outcomes["chess/toy/trigger-moves"] == "error" and outcomes["chess/toy/perft-3"] == "skipped"
+    error = out.split("ERROR chess/toy/trigger-moves\n")[1].split("\n\n")[0].splitlines()
+    assert "    internal-error: TypeError: Cannot read properties of undefined (reading 'piece')" in error
+    assert "      | at Board.moves (/srv/engine/board.js:212:31)" in error
+    assert sum("| at " in line for line in error) == 12 and error[-1] == "      | ... and 18 more lines"
+    skipped = out.split("Skipped:\n")[1].split("\n\n")[0].splitlines()
+    assert skipped == ["  chess/toy/perft-3: the engine does not support this request: perft is not "
+                       "written yet:", "    | it needs the move generator's undo", "    | (see TODO.md)"]
+    problem = case_of(report, "chess/toy/trigger-moves")["problem"]   # (its first 1000 characters)
+    assert problem["kind"] == "internal-error" and TRACE.startswith(problem["message"].split("...")[0])
+    assert problem["message"].count("\n") > 12
+    assert case_of(report, "chess/toy/perft-3")["answer"]["error"]["message"] == DECLINED
+    code, out, _ = run(capsys, tree, "--engine", toy("stack_trace", "--decline-perft"), "--format", "markdown")
+    assert "yet:\n  \\| it needs the move generator's undo\n  \\| (see TODO.md)\n" in out
+
+
 def test_an_engine_that_keeps_crashing_is_given_up(capsys, tmp_path):
     tree = write_tree(tmp_path / "cases", [
         case(f"trigger-{i}", {"op": "moves", "fen": TRIGGER_FEN}, {"moves": legal(TRIGGER_FEN)})
@@ -313,6 +337,26 @@ def test_an_engine_that_keeps_crashing_is_given_up(capsys, tmp_path):
                                               "--give-up", "1", "--jobs", "2")
     assert [lines_of(report, f"chess/toy/trigger-{i}")[0].split(":")[0] for i in range(5)] == [
         "crash", "crash", "not run", "not run", "not run"]
+
+
+def test_cases_never_sent_are_worded_as_not_run_not_as_crashes(capsys, tmp_path):
+    """After --give-up crashes in a row the rest are never sent: each says so, and the verdict
+    and the "Not run" lines count them apart from the errors the engine made, as cases it
+    neither passed nor failed (their outcome stays error: the run still fails)."""
+    tree = write_tree(tmp_path / "cases", [
+        case(f"trigger-{i}", {"op": "moves", "fen": TRIGGER_FEN}, {"moves": legal(TRIGGER_FEN)})
+        for i in range(5)])
+    code, out, _, report, _ = run_json(capsys, tmp_path, tree, "--engine", toy("crash"), "--give-up", "2")
+    assert code == 1 and report["totals"]["error"] == 5
+    why = ("never sent, because the run stopped sending cases to this engine after 2 crashes or "
+           "timeouts in a row (--give-up 2)")
+    assert case_of(report, "chess/toy/trigger-4")["problem"] == {"kind": "not-run", "message": why}
+    assert lines_of(report, "chess/toy/trigger-4") == [f"not run: {why}; neither passed nor failed"]
+    not_run = out.split("Not run:\n")[1].split("\n\n")[0].splitlines()
+    assert not_run == [f"  chess: 3 cases {why}; neither passed nor failed (first: chess/toy/trigger-2)"]
+    verdict = ("FAILED: 0 passed, 0 failed, 5 errors (3 of them not run: never sent, so neither "
+               "passed nor failed), 0 skipped")
+    assert out.rstrip().splitlines()[-1] == verdict == report["verdict"]
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
@@ -334,11 +378,13 @@ def test_given_up_engine_still_skips_what_it_never_claimed(capsys, tmp_path, job
     crashed = int(jobs)  # each engine process crashes once, then is given up
     assert kinds == ["crash"] * crashed + ["not-run"] * (4 - crashed)
     not_run = next(c for c in report["cases"] if c.get("problem", {}).get("kind") == "not-run")
-    assert not_run["lines"] == ["not run: the engine was given up on after 1 crash or timeout "
-                                "in a row (--give-up 1)"]
+    assert not_run["lines"] == ["not run: never sent, because the run stopped sending cases to this "
+                                "engine after 1 crash or timeout in a row (--give-up 1); neither "
+                                "passed nor failed"]
     totals = report["totals"]
     assert (totals["error"], totals["skipped"], totals["passed"]) == (4, 3, 0)
-    assert report["verdict"] == "FAILED: 0 passed, 0 failed, 4 errors, 3 skipped"
+    assert report["verdict"] == (f"FAILED: 0 passed, 0 failed, 4 errors ({4 - crashed} of them not run: "
+                                 "never sent, so neither passed nor failed), 3 skipped")
     assert out.rstrip().endswith(report["verdict"])  # the summary line says the same
 
 
@@ -357,6 +403,28 @@ def test_unclaimed_variants_and_ops_are_skipped_never_passed(capsys, tmp_path):
     assert lines_of(report, "double-move/toy/start-moves") == [
         "doublecheck-oracle does not claim variant double-move in its hello"]
     assert report["totals"]["passed"] == 5 and report["totals"]["skipped"] == 2
+
+
+def test_the_table_leaves_out_the_variants_an_engine_never_claimed(capsys, tmp_path):
+    """A chess engine's table has chess rows only, not a row of zeros (but for the skips) for
+    each other variant; one line counts what their cases were, and the JSON keeps every row."""
+    others = [case("start-moves", {"op": "moves"}, {"moves": ["e2e4"]}, variant=v)
+              for v in ("double-move", "marseillais", "progressive-scottish")]
+    others.append(case("start-play", {"op": "play", "moves": ["e2e4"]}, {"fen": "x"}, variant="double-move"))
+    tree = write_tree(tmp_path / "cases", extra=others)
+    engine = toy("toy", "--variants", "chess")
+    code, out, _, report, _ = run_json(capsys, tmp_path, tree, "--engine", engine)
+    assert code == 0
+    table = out.split("\n\n")[0].splitlines()[2:]   # after the engine line and the header
+    unclaimed = "3 variants not claimed by the engine: 4 cases skipped (double-move, marseillais, " \
+                "progressive-scottish)"
+    assert [row.split()[0] for row in table] == ["chess"] * 4 + ["all", "3"]
+    assert table[-1] == unclaimed
+    assert {row["variant"] for row in report["summary"]} == {
+        "chess", "double-move", "marseillais", "progressive-scottish"}
+    code, out, _ = run(capsys, tree, "--engine", engine, "--format", "markdown")
+    assert "| double-move |" not in out and "| chess | moves |" in out
+    assert f"\n\n{unclaimed}\n" in out
 
 
 def test_protocol_version_mismatch_stops_the_run(capsys, tmp_path, tree):

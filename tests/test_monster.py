@@ -272,6 +272,18 @@ def test_explain_names_the_two_move_threat():
     assert "MO4" in e.value.message and "f6f7 then f7e8" in e.value.message
 
 
+def test_a_missing_king_step_cites_the_rule_of_its_side():
+    """A failure report says why a left-out king step is legal by the rule that keeps that
+    king safe: Black's is MO4 (White's two coming moves), White's MO3 (the end of its turn)."""
+    from doublecheck.harness.reasons import reasons
+    case = next(c for c in CASES if c.id == "monster/black-check/kings-three-apart")
+    black = reasons("monster", case.request, False, [], case.expect["moves"][:3])
+    assert [item["rule"] for item in black["items"]] == ["MO4"] * 3
+    assert "(MO4: Black is in check when White's two coming moves" in black["items"][0]["text"]
+    white = reasons("monster", {"fen": "8/8/3k4/8/8/3K4/8/8 w - - 0 10 -"}, False, [], ["d3c3"])
+    assert white["items"][0]["rule"] == "MO3"
+
+
 def test_san_marks_the_two_move_check():
     from doublecheck.lookups.pgn import pgn_for_line
     text = pgn_for_line("monster", None, ["e2e4,e4e5", "f7f6", "e1e2,e5f6"])

@@ -255,6 +255,25 @@ def test_cli_replay_exit_codes(capsys, tmp_path):
     assert capsys.readouterr().err.startswith("error: file-not-found: ")
 
 
+@pytest.mark.parametrize("variant, movetext, label, middle, stopped_in", [
+    # P9: series n is numbered n, whoever plays it; a record stopped inside series 3 says so
+    ("progressive-scottish", "1. e4 2. e5 d5 3. exd5 Qe2 Kd1 4. a6 *", "4. (black, line 3): a6",
+     "1. e4 2. e5 d5 3. exd5 Qe2, *", "3."),
+    # fullmove numbers, shared by a White and a Black turn
+    ("double-move", "1. e4 e5 2. Nf3,Nc3 Nc6,Nf6 3. Bc4 Nxe4,Nxc3 *",
+     "3... (black, line 3): Nxe4,Nxc3", "1. e4 e5 2. Nf3, *", "2.")])
+def test_cli_replay_numbers_turns_as_the_record_does(capsys, tmp_path, variant, movetext, label,
+                                                     middle, stopped_in):
+    illegal = tmp_path / "illegal.pgn"
+    illegal.write_text(game(movetext, variant))
+    assert cli_main(["replay", str(illegal)]) == 1
+    assert f"ILLEGAL turn {label}" in capsys.readouterr().out
+    stopped = tmp_path / "stopped.pgn"
+    stopped.write_text(game(middle, variant))
+    assert cli_main(["replay", str(stopped)]) == 0
+    assert f"in the middle of White's turn {stopped_in}\n" in capsys.readouterr().out
+
+
 def test_replay_file_reads_utf8_with_bom(tmp_path):
     path = tmp_path / "bom.pgn"
     path.write_bytes("\ufeff".encode() + game("1. e4 *").encode())

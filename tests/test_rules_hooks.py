@@ -14,7 +14,7 @@ from doublecheck.oracle import variants
 from doublecheck.oracle.chess import Chess
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 from doublecheck.oracle.explain import Refusal, cite
-from doublecheck.oracle.position import WHITE
+from doublecheck.oracle.position import BLACK, WHITE
 
 
 class PawnBrake(Chess):
@@ -138,8 +138,9 @@ def test_rule_ids_are_catalogue_rules_of_the_variant(variant):
     assert problems == []
     rules = variants.get(variant)
     assert set(Chess.rule_ids) <= set(rules.rule_ids), "a variant gives every topic an id (or None)"
-    for topic in rules.rule_ids:
-        rule, also = cite(rules, topic.lstrip("*"), "*P" if topic.startswith("*") else None)
+    cited = [(topic, color) for color in (WHITE, BLACK) for topic in rules.rule_ids_for(color)]
+    for topic, color in cited:   # (each side's ids: a variant's rule may differ by side)
+        rule, also = cite(rules, topic.lstrip("*"), "*P" if topic.startswith("*") else None, color)
         for rid in [rule] + also:
             if rid is None:
                 continue  # the variant has no such rule (symmetric-monster: no check)

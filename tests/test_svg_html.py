@@ -15,7 +15,7 @@ from doublecheck.harness.engines import AdapterEngine
 from doublecheck.harness.html_report import (EXTRA_COLOUR, MISSING_COLOUR, case_view, differences,
                                              html_report, write_html_report)
 from doublecheck.harness.runner import run_case
-from doublecheck.pictures.svg import position_svg, raw_arrows, svg_for
+from doublecheck.pictures.svg import MARGIN, SQUARE, position_svg, raw_arrows, svg_for
 from pictures import png_pixels
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -174,6 +174,43 @@ def test_drill_down_board_is_where_the_move_lists_part():
     page = html_report([result])
     assert "the position the perft drill-down reached after a1a2,a2b2 (Ra2,Rb2)" in page
     assert MISSING_COLOUR in page
+
+
+class ForgetsCastlingMovesOnly(Buggy):
+    """Forgets castling and claims only ``moves``: the first divergence of a line is then
+    looked for with move lists, and found at the move after which castling is legal."""
+
+    def hello(self):
+        return {**super().hello(), "ops": ["moves"]}
+
+    def handle(self, req):
+        out = api.handle(req)
+        out["moves"] = [m for m in out["moves"] if m not in ("e1g1", "e1c1")]
+        return out
+
+
+def drawn_arrows(svg_text):
+    """(from, to, colour) of each arrow of a chess board, read back from its coordinates."""
+    def square(x, y):
+        return "abcdefgh"[int((float(x) - MARGIN) // SQUARE)] + str(8 - int((float(y) - MARGIN // 2) // SQUARE))
+    return [(square(a.get("x1"), a.get("y1")), square(a.get("x2"), a.get("y2")), a.get("stroke"))
+            for a in parsed(svg_text).iter(f"{NS}line") if a.get("class") == "arrow"]
+
+
+def test_the_board_of_a_line_draws_the_missing_moves_where_they_are_missing():
+    """A move list that differs after a line: the missing castling is drawn at the position
+    after the line, whose last move is shaded, not drawn as missing (it is the first
+    divergence the text names)."""
+    line = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]
+    engine = AdapterEngine(ForgetsCastlingMovesOnly())
+    result = run_case(case("line", request={"op": "moves", "moves": line}), engine, engine.hello())
+    assert result.outcome == "failed" and result.diff["first_divergence"]["text"] == "g8f6"
+    page = html_report([result])
+    svg = page.split('<div class="board">', 1)[1].split("</svg>", 1)[0] + "</svg>"
+    assert drawn_arrows(svg) == [("e1", "g1", MISSING_COLOUR)]
+    shaded = [r.get("data-square") for r in parsed(svg).iter(f"{NS}rect") if r.get("class") == "last-move"]
+    assert shaded == ["g8", "f6"]
+    assert "board: the position after the request&#x27;s moves (the last, g8f6, shaded)" in page
 
 
 def test_report_shows_failing_cases_with_coloured_arrows(results):

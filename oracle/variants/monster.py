@@ -363,8 +363,14 @@ class Monster(Chess):
 
     rule_ids = {**Chess.rule_ids, "turn": "MO2", "comma": "MO2", "castling": ("FIDE-3.8.2", "MO7"),
                 "en-passant": "MO6", "en-passant-unended": "MO6", "king-safety": "MO3"}
+    # Where a side's rule is not the one rule_ids names: White's king is safe at the end of its
+    # turn (MO3), Black's out of reach of White's two coming moves (MO4).
+    own_rule_ids = {WHITE: {}, BLACK: {"king-safety": "MO4"}}
     continuing_move = "White's move two"
     unended_move = "was White's move one"
+
+    def rule_ids_for(self, color):
+        return {**self.rule_ids, **self.own_rule_ids[color]}
 
     def why_refused(self, pos, move, asked):
         """MO2/MO3: a move one after which White has no safe move two; MO4: a Black move

@@ -4,9 +4,9 @@ Each failing case shows a position drawn as SVG, with the moves (or turns)
 the case expects but the answer lacks as green arrows and the moves the
 answer gives but the case does not expect as red dashed arrows (a turn's
 halves are numbered), followed by the request, expectation, answer and diff.
-The position is the one the request asks about, or, for a perft count that a
-drill-down followed, the position where the engine's move list parts from
-the oracle's. The page needs no network and no files beside it; a few lines
+The position is the one the request asks about (after its moves, the last of
+them shaded), or, for a perft count that a drill-down followed, the position
+where the engine's move list parts from the oracle's. The page needs no network and no files beside it; a few lines
 of script let the reader filter cases by id.
 
 ``write_html_report`` takes the results of ``doublecheck.harness.runner``
@@ -77,6 +77,7 @@ class Difference(NamedTuple):
     missing: list       # tokens expected there, not produced
     extra: list         # tokens produced there, not expected
     caption: str = ""   # where the position comes from, when it is not the request's
+    mark_last: bool = False   # shade the squares of the last turn played to reach the position
 
 
 def differences(view) -> Difference:
@@ -93,6 +94,9 @@ def differences(view) -> Difference:
                    f"{drill['unit']} differ from the oracle's")
         return Difference({**here, "moves": list(request.get("moves") or []) + line},
                           drill["missing"], drill["extra"], caption)
+    listed = listed_moves(view, here)
+    if listed:
+        return listed
     parted = diverged(view, here)
     if parted:
         return parted
@@ -100,13 +104,25 @@ def differences(view) -> Difference:
     if refused:
         return refused
     for field in diff.get("fields", {}).values():
-        if field["kind"] == "set":
-            return Difference(here, field["missing"], field["extra"])
         if field["kind"] == "divide":
             return Difference(here, list(field["missing"]), list(field["extra"]))
     caption = "the position after the request's moves, as the oracle plays them" \
         if request.get("moves") else ""
     return Difference(here, [], [], caption)
+
+
+def listed_moves(view, here) -> Difference | None:
+    """For a case whose move or turn list differs (a field of kind ``set``): the request's
+    position, after its moves, with what is missing and extra there.  The move that led there
+    is shaded, not drawn as an arrow: it is the line, not part of the difference (a first
+    divergence found along the line is the last move when the lists part only at its end)."""
+    field = next((f for f in (view["diff"] or {}).get("fields", {}).values() if f["kind"] == "set"),
+                 None)
+    if field is None:
+        return None
+    moves = view["request"].get("moves")
+    caption = f"the position after the request's moves (the last, {moves[-1]}, shaded)" if moves else ""
+    return Difference(here, field["missing"], field["extra"], caption, mark_last=bool(moves))
 
 
 def diverged(view, here) -> Difference | None:
@@ -146,7 +162,7 @@ def board_for(view, found: Difference):
     missing, extra = found.missing, found.extra
     try:
         rules = variants.get(variant)
-        pos = api.replay(rules, found.position.get("fen"), found.position.get("moves")).final
+        line = api.replay(rules, found.position.get("fen"), found.position.get("moves"))
     except Exception as e:  # an invalid FEN is often exactly what the case is about
         message = getattr(e, "message", str(e))
         return None, f"no board: the oracle cannot set up this position ({message})"
@@ -157,7 +173,20 @@ def board_for(view, found: Difference):
             arrows += raw_arrows(rules, token, colour, numbered=True, dashed=dashed)
         if len(tokens) > ARROW_LIMIT:
             notes.append(f"{len(tokens) - ARROW_LIMIT} more {word} not drawn")
-    return position_svg(rules, pos, arrows, title=f"{view['id']}: {rules.fen(pos)}"), "; ".join(notes)
+    pos, marked = line.final, last_turn_squares(rules, line) if found.mark_last else ()
+    return position_svg(rules, pos, arrows, title=f"{view['id']}: {rules.fen(pos)}", marked=marked), \
+        "; ".join(notes)
+
+
+def last_turn_squares(rules, line) -> list:
+    """The from- and to-squares of the moves of the line's last turn (a drop has no from)."""
+    steps = []
+    for step in reversed(line.steps):
+        if steps and step.ends_turn:
+            break
+        steps.append(step)
+    name = rules.geometry.name
+    return [name[sq] for s in steps for sq in (s.move.frm, s.move.to) if sq is not None]
 
 
 STYLE = """

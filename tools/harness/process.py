@@ -47,6 +47,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from collections import deque
 
@@ -85,6 +86,18 @@ class EngineFailure(Exception):
             out.append("engine stderr (last lines):")
             out += [f"  | {line}" for line in self.stderr.splitlines()]
         return out
+
+
+def message_lines(head: str, message) -> list[str]:
+    """``head`` with the first line of an engine's message, then its further lines indented as
+    the stderr tail is (at most STDERR_LINES, each clipped): a stack trace in a message reads as
+    lines, not as one line of escaped line breaks."""
+    first, *rest = str(message).splitlines() or [""]
+    rest = [line.rstrip() for line in textwrap.dedent("\n".join(rest)).splitlines() if line.strip()]
+    out = [f"{head}{first}"] + [f"  | {clip(line)}" for line in rest[:STDERR_LINES]]
+    if len(rest) > STDERR_LINES:
+        out.append(f"  | ... and {len(rest) - STDERR_LINES} more lines")
+    return out
 
 
 class HelloError(Exception):

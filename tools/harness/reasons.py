@@ -181,8 +181,8 @@ class Asker:
         elif len(halves) > 1:
             san = self.rules.san(pos, move).rstrip(",")
             words = f"move {i + 1} ({san}) is {words}"
-        rule, also = cite(self.rules, topic, pos.board[move.frm] if move.frm is not None else None) \
-            if topic else (None, [])
+        piece = pos.board[move.frm] if move.frm is not None else None
+        rule, also = cite(self.rules, topic, piece, pos.turn) if topic else (None, [])
         title = self.titles([rule]).get(rule) if rule else None
         cited = f" ({rule}: {title})" if title else (f" ({rule})" if rule else "")
         return {"text": f"legal here: {words}{cited}", "rule": rule,

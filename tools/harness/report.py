@@ -64,6 +64,24 @@ def table(run) -> list[tuple[str, str, Counter, float]]:
     return out
 
 
+def claimed_table(run) -> tuple[list, list[str]]:
+    """The rows of ``table`` worth reading, and a line for the others: a variant the engine
+    does not claim whose cases were all skipped has only zeros but for its skips, so it is
+    left out and counted (its skip reason is listed with the others)."""
+    claimed = run.claims.get("variants")
+    rows = table(run)
+    if claimed is None:   # (no hello to go by: every row)
+        return rows, []
+    ran = {r.case.variant for r in run.results if r.outcome != "skipped"}
+    hidden = sorted({v for v, *_ in rows} - set(claimed) - ran)
+    if not hidden:
+        return rows, []
+    skipped = sum(r.case.variant in hidden for r in run.results)
+    return [row for row in rows if row[0] not in hidden], [
+        f"{len(hidden)} variant{'s' if len(hidden) > 1 else ''} not claimed by the engine: "
+        f"{skipped} case{'s' if skipped != 1 else ''} skipped ({', '.join(hidden)})"]
+
+
 def wall(results) -> float:
     """Seconds during which at least one of ``results`` was running (their spans joined)."""
     total, end = 0.0, None
@@ -75,11 +93,16 @@ def wall(results) -> float:
     return total
 
 
+NOT_JUDGED = "neither passed nor failed"   # what a case never sent (--give-up) is
+
+
 def verdict(run) -> str:
     c = run.counts()
     word = "INTERRUPTED" if run.interrupted else ("OK" if run.exit_code() == 0 else "FAILED")
-    text = (f"{word}: {c['passed']} passed, {c['failed']} failed, {c['error']} errors, "
-            f"{c['skipped']} skipped")
+    unsent = sum(map(not_run, run.results))   # errors by outcome (as in the table), but never sent
+    errors = f"{c['error']} errors" + (f" ({unsent} of them not run: never sent, so {NOT_JUDGED})"
+                                       if unsent else "")
+    text = f"{word}: {c['passed']} passed, {c['failed']} failed, {errors}, {c['skipped']} skipped"
     if declared_of(run):
         text += f" ({skipped_by_options(run)} of them because of the declared options)"
     if run.xfail_used:
@@ -104,8 +127,9 @@ def headline(result) -> str:
         return visible(f"{CASE_DOUBT}; {short}")
     if short:
         return visible(short)
-    if result.problem and result.outcome in ("error", "xfailed"):
-        return visible(f"{result.problem['kind']}: {result.problem['message']}")
+    if result.problem and result.outcome in ("error", "xfailed"):   # (a stack trace: its first line)
+        first, *more = str(result.problem["message"]).splitlines() or [""]
+        return visible(f"{result.problem['kind']}: {first}" + (" ..." if more else ""))
     return visible(result.lines[0]) if result.lines else ""
 
 
@@ -203,13 +227,13 @@ def _skips(results) -> list[str]:
     for r in results:
         if r.outcome == "skipped":
             reason = r.lines[0] if r.lines else ""
-            by_reason.setdefault(_skip_kind(reason), []).append((r.case.id, reason))
+            by_reason.setdefault(_skip_kind(reason), []).append((r.case.id, reason, r.lines[1:]))
     lines = []
     for kind, skipped in by_reason.items():
         if len(skipped) > GROUP_SKIPS:
             lines.append(f"{len(skipped)} cases: {kind} (first: {skipped[0][0]})")
-        else:
-            lines += [f"{i}: {reason}" for i, reason in skipped]
+        else:   # (the lines after the first: the rest of an engine's reason, indented)
+            lines += [line for i, reason, rest in skipped for line in [f"{i}: {reason}"] + rest]
     return lines
 
 
@@ -218,7 +242,7 @@ def text(run, out) -> None:
         print(visible(line), file=out)
 
     cols = columns(run)
-    rows = table(run)
+    rows, unclaimed = claimed_table(run)
     w = max([len("variant")] + [len(v) for v, *_ in rows])
     jobs = f", {run.jobs} jobs" if run.jobs > 1 else ""
     p(f"Engine: {run.engine}" + (f" ({run.source})" if run.source != run.engine else "")
@@ -232,6 +256,8 @@ def text(run, out) -> None:
     total = Counter(r.outcome for r in run.results)
     for variant, op, counts, seconds in rows + [("all", "", total, run.seconds)]:
         p(f"{variant:<{w}}  {op:<7}" + "".join(f"{counts[o]:>9}" for o in cols) + f"{seconds:>9.1f}")
+    for line in unclaimed:
+        p(line)
     _section(p, "Skipped:", _skips(run.results))
     _section(p, f"Expected failures (listed in {run.xfail_file}):",
              [f"{r.case.id} ({r.actual}): {r.reason}" for r in run.results if r.outcome == "xfailed"])
@@ -296,7 +322,7 @@ def not_run_lines(results) -> list[str]:
     for r in results:
         if not_run(r):
             groups.setdefault((r.case.variant, r.problem["message"]), []).append(r.case.id)
-    return [f"{variant}: {len(ids)} case{'s' if len(ids) > 1 else ''} {why} (first: {ids[0]})"
+    return [f"{variant}: {len(ids)} case{'s' if len(ids) > 1 else ''} {why}; {NOT_JUDGED} (first: {ids[0]})"
             for (variant, why), ids in groups.items()]
 
 
@@ -317,8 +343,12 @@ def markdown(run, out) -> None:
     p("| variant | op | " + " | ".join(cols) + " | seconds |")
     p("|---|---|" + "---:|" * (len(cols) + 1))
     total = Counter(r.outcome for r in run.results)
-    for variant, op, counts, seconds in table(run) + [("**all**", "", total, run.seconds)]:
+    rows, unclaimed = claimed_table(run)
+    for variant, op, counts, seconds in rows + [("**all**", "", total, run.seconds)]:
         p(f"| {variant} | {op} | " + " | ".join(str(counts[o]) for o in cols) + f" | {seconds:.1f} |")
+    for line in unclaimed:
+        p()
+        p(_md(line))
     bad = [r for r in run.results if r.outcome in ("failed", "error", "xpassed") and not not_run(r)]
     follows = run_groups(run)
     led = followers_of(follows)
@@ -362,7 +392,7 @@ def markdown(run, out) -> None:
         p(f"<details><summary>Skipped ({total['skipped']})</summary>")
         p()
         for line in skips:
-            p(f"- {_md(line)}")
+            p(_md_item(line))
         p()
         p("</details>")
     if run.problems:
@@ -400,6 +430,11 @@ def _md(text: str) -> str:
 
 def _html(text: str) -> str:
     return visible(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _md_item(line: str) -> str:
+    """A line of a list as markdown: an item, or (indented) the rest of the item above it."""
+    return f"  {_md(line.strip())}" if line.startswith(" ") else f"- {_md(line)}"
 
 
 # --- JSON ---------------------------------------------------------------------

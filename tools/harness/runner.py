@@ -3,10 +3,11 @@
 A case ends as ``passed``, ``failed`` (the answer differs; the structured
 difference and the diff lines say how), ``error`` (the engine broke: a crash,
 a timeout, an answer that does not follow the protocol, or an internal error
-it reported; or the case was not sent because the engine had been given up
-on) or ``skipped`` (not run, with the reason: the engine does not claim the
-variant or operation in its hello, or a perft case is larger than
-``--max-nodes``; a skip reason always wins, whatever else happened). With an
+it reported; or the case was never sent, the run having stopped sending cases
+to the engine after ``--give-up`` crashes or timeouts in a row) or ``skipped``
+(not run, with the reason: the engine does not claim the variant or operation
+in its hello, or a perft case is larger than ``--max-nodes``; a skip reason
+always wins, whatever else happened). With an
 xfail file, a listed case that fails or errors becomes ``xfailed`` and a
 listed case that passes becomes ``xpassed`` (an unexpected pass, which fails
 the run).
@@ -38,6 +39,7 @@ from doublecheck.harness.divergence import first_divergence
 from doublecheck.harness import report as reports
 from doublecheck.harness.compare import CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference, judged_as
 from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, HelloError, OracleEngine
+from doublecheck.harness.process import message_lines
 from doublecheck.harness.declared import NO_OPTIONS
 from doublecheck.harness.protocol import response_problems
 from doublecheck.harness.reasons import REASON_ITEMS, other_side_note, reasons
@@ -275,12 +277,13 @@ def _judge(case, engine, drill, timeout, reference=None, claims=None, memo=None,
         return _error(case, PROTOCOL_ERROR, [f"protocol-error: the answer to {op} does not follow "
                                                "the protocol schema:"] + [f"  {w}" for w in wrong], **kept)
     if not answer["ok"] and answer["error"]["code"] == INTERNAL_ERROR:
-        return _error(case, INTERNAL_ERROR, [f"internal-error: {answer['error']['message']}"], **kept)
+        message = answer["error"]["message"]   # (whole in the problem: the JSON report's data)
+        return _error(case, INTERNAL_ERROR, message_lines("internal-error: ", message), message, **kept)
     if not answer["ok"] and answer["error"]["code"] == UNSUPPORTED \
             and case.expect.get("error", {}).get("code") != UNSUPPORTED:
         # the engine declined this one request (e.g. a UCI engine cannot express it)
-        return Result(case, "skipped", [f"the engine does not support this request: "
-                                        f"{answer['error']['message']}"], **kept)
+        return Result(case, "skipped", message_lines("the engine does not support this request: ",
+                                                     answer["error"]["message"]), **kept)
     try:
         diff = difference(judged_as(case.variant, options), case.expect, answer, case.request)
     except Exception as e:
@@ -513,8 +516,10 @@ class Worker:
                 return Result(case, "skipped", [plan.skip], by_options=plan.by_declared)
         n = self.broken_in_a_row
         times = "crash or timeout" if n == 1 else "crashes or timeouts"
-        return _error(case, "not-run", [f"not run: the engine was given up on after {n} {times} "
-                                        f"in a row (--give-up {self.options.give_up})"])
+        # (an error by its outcome, so the run fails, but the engine never saw the case)
+        why = (f"never sent, because the run stopped sending cases to this engine after {n} {times} "
+               f"in a row (--give-up {self.options.give_up})")
+        return _error(case, "not-run", [f"not run: {why}; {reports.NOT_JUDGED}"], why)
 
     def _follow(self, result: Result) -> None:
         """Keep the results whose answers came from the engine's current process: stray

@@ -257,7 +257,7 @@ def replay_game(game: Game, index: int = 1) -> dict:
         pos = line.final
         last = n == len(turns) - 1
         who = side(pos.turn)
-        label = f"{pos.fullmove}{'.' if pos.turn == WHITE else '...'}"
+        label = turn_label(rules, pos)
         try:
             api.check_length(turn.text)   # (before the text is split into its moves)
         except RulesError as e:
@@ -293,6 +293,14 @@ def replay_game(game: Game, index: int = 1) -> dict:
     report.update(final_fen=rules.fen(pos), status=status, result_tag=result_tag)
     report["result_agrees"] = result_agrees(report, status, result_tag, rules.mid_turn(pos))
     return report
+
+
+def turn_label(rules, pos) -> str:
+    """The turn's number as the record writes it: ``rules.turn_number`` (a progressive
+    series is numbered by its length, not by the fullmove count), with ``...`` for Black
+    only where numbers are shared by White's and Black's turns."""
+    shared = not rules.pgn_numbers_each_turn and pos.turn != WHITE
+    return f"{rules.turn_number(pos)}{'...' if shared else '.'}"
 
 
 def result_agrees(report, status, tag, mid) -> bool | None:

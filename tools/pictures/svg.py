@@ -29,6 +29,7 @@ from doublecheck.oracle.position import WHITE
 SQUARE = 48
 MARGIN = 22
 LIGHT, DARK = "#efe6d2", "#b08a63"
+MARK = "#f2c500"   # the squares of the last move played
 TURN_COLOURS = ("#1f6fd1", "#d1681f", "#7a3fc4")
 CHESS_RANKS = range(1, 9)
 RAW_MOVE = re.compile(r"([a-p]\d)([a-p]\d)[qrbnQRBN]?|\*?([KQRBNP])@([a-p]\d)")
@@ -115,9 +116,10 @@ def caption_lines(rules, pos) -> list[str]:
 
 
 def position_svg(rules, pos, arrows=(), title: str | None = None, caption: bool = True,
-                 square: int = SQUARE, flipped: bool = False) -> str:
+                 square: int = SQUARE, flipped: bool = False, marked=()) -> str:
     """The SVG text of ``pos`` with ``arrows`` drawn over it; ``flipped`` draws it from
-    Black's side (the top rank at the bottom, the files from right to left)."""
+    Black's side (the top rank at the bottom, the files from right to left); the squares
+    named in ``marked`` (the last move's) are shaded."""
     g = rules.geometry
     s, m = square, MARGIN
     width = m + g.width * s + m // 2
@@ -159,6 +161,10 @@ def position_svg(rules, pos, arrows=(), title: str | None = None, caption: bool 
         out.append(f'<rect class="square" data-square="{g.name[sq]}" '
                    f'aria-label="{square_words(rules, pos, sq)}" x="{x}" y="{y}" '
                    f'width="{s}" height="{s}" fill="{fill}"/>')
+    for name in marked:
+        x, y = xy(g.index[name])
+        out.append(f'<rect class="last-move" data-square="{name}" x="{x}" y="{y}" width="{s}" '
+                   f'height="{s}" fill="{MARK}" opacity="0.45"/>')
     # coordinates
     for f in range(g.width):
         x = m + column(f) * s + s / 2
