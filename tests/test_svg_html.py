@@ -339,3 +339,25 @@ def test_a_damaged_install_without_the_figures_is_a_clear_error(tmp_path, monkey
             svg_for("chess")
     finally:
         figures.drawings.cache_clear()
+
+
+def line_view(**divergence):
+    """A failing play case of two moves whose first divergence is ``divergence``."""
+    d = {"turn": 1, "turns": 2, "move": 1, "moves": 1, "item": 1, "text": "e2e4", "san": "e4",
+         "before": [], "position": api.handle({"op": "fen", "variant": "chess"})["fen"],
+         "key": "chess:x", "differs": ["fen:turn"], **divergence}
+    return {"id": "chess/line/x", "variant": "chess", "outcome": "failed",
+            "request": {"op": "play", "variant": "chess", "moves": ["e2e4", "e7e5"]},
+            "expect": {"fen": "?"}, "diff": {"fields": {"fen": {"kind": "absent"}}, "first_divergence": d}}
+
+
+def test_a_divergence_is_drawn_as_what_the_engine_did():
+    """A refused move is the missing arrow; a move the engine answered otherwise after is
+    shaded on the board it led to (it played it); a starting position has no arrow."""
+    refused = differences(case_view(line_view(engine="refused it: illegal-move: no")))
+    assert refused.missing == ["e2e4"] and not refused.mark_last
+    otherwise = differences(case_view(line_view(engine="answered differently after it: fen")))
+    assert otherwise.missing == [] and otherwise.mark_last
+    assert otherwise.position["moves"] == ["e2e4"] and "(shaded)" in otherwise.caption
+    start = differences(case_view(line_view(at_start=True, text="", engine="answered differently there")))
+    assert start.missing == start.extra == [] and "starting position" in start.caption

@@ -126,15 +126,22 @@ def listed_moves(view, here) -> Difference | None:
 
 
 def diverged(view, here) -> Difference | None:
-    """For a case whose line the engine parted from (``diff.first_divergence``): the position
-    before that move, with the move as an expected arrow."""
+    """For a case whose line the engine parted from (``diff.first_divergence``): a move it
+    refused is drawn as an expected arrow at the position before it; a move after which it
+    answered otherwise is shaded on the position it led to; a starting position it already
+    answers otherwise is drawn as it is."""
     d = (view["diff"] or {}).get("first_divergence") or {}
     if "before" not in d:
         return None
     at = {"fen": d["position"]} if d.get("position") else {**here, "moves": list(d["before"])}
-    return Difference(at, [d["text"]], [],
-                      f"the position before {divergence_text(d)} (the arrow), where the engine "
-                      f"first parts from the oracle: it {d['engine']}")
+    said = f"where the engine first parts from the oracle: it {d['engine']}"
+    if d.get("at_start"):
+        return Difference(at, [], [], f"the case's starting position, {said}")
+    if d["engine"].startswith("refused"):
+        return Difference(at, [d["text"]], [], f"the position before {divergence_text(d)} (the arrow), "
+                                               f"{said}")
+    return Difference({**at, "moves": list(at.get("moves") or []) + [d["text"]]}, [], [],
+                      f"the position after {divergence_text(d)} (shaded), {said}", mark_last=True)
 
 
 def refused_move(view, here) -> Difference | None:
