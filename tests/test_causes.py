@@ -304,3 +304,16 @@ def test_an_empty_move_list_is_said_once():
     assert sum("lists no moves at all here, where the oracle has 20" in line for line in lines) == 1
     assert not any("legal here" in line for line in lines)
     assert signature_of("failed", diff, None).words.startswith("the engine lists no moves")
+
+
+def test_an_error_answer_of_several_lines_is_shown_as_lines_and_summed_up_by_its_first():
+    from doublecheck.harness.compare import diff_lines, difference, short_diff
+    from doublecheck.harness.divergence import engine_words
+    trace = "illegal move e2e5\n    at Board.play (board.js:3:1)\n    at main (index.js:9:2)"
+    diff = difference("chess", {"fen": "x"}, {"ok": False, "error": {"code": "illegal-move",
+                                                                     "message": trace}})
+    assert diff_lines(diff) == ["expected a result, got error illegal-move: illegal move e2e5",
+                                "  | at Board.play (board.js:3:1)", "  | at main (index.js:9:2)"]
+    assert short_diff(diff) == "expected a result, got error illegal-move: illegal move e2e5"
+    assert engine_words({"ok": False, "error": {"code": "illegal-move", "message": trace}}) == \
+        "refused it: illegal-move: illegal move e2e5 ..."

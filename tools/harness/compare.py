@@ -34,6 +34,7 @@ entries; the ``*_count`` fields give the full numbers.
 # DIFF_ITEMS: the runner reads it from here too
 from doublecheck.harness.operations import DIFF_ITEMS, judge_of  # noqa: F401
 from doublecheck.harness.operations import short_json as _short
+from doublecheck.harness.process import message_lines
 from doublecheck.oracle.errors import INVALID_FEN, RulesError
 
 LIST_LIMIT = 40    # moves shown in one missing/extra line of the text report
@@ -189,12 +190,12 @@ def _field_lines(key, f, san) -> list[str]:
         return [f"{key}: missing from the answer"]
     if kind == "malformed":
         return [f"{key}: expected {f['wanted']}, got {f['got']}"]
-    if kind == "error":
+    if kind == "error":   # (an engine's message of several lines is shown as lines)
         if f["expected"] is None:
-            return [f"expected a result, got error {f['got']}: {f.get('message')}"]
+            return message_lines(f"expected a result, got error {f['got']}: ", f.get("message"))
         if f["got"] is None:
             return [f"expected error {f['expected']}, got a result: {f['result']}"]
-        return [f"expected error {f['expected']}, got error {f['got']}: {f.get('message')}"]
+        return message_lines(f"expected error {f['expected']}, got error {f['got']}: ", f.get("message"))
     if kind == "set":
         lines = [f"{key}: expected {f['expected_count']}, got {f['got_count']}"]
         if f["missing"]:
@@ -310,8 +311,9 @@ def short_diff(diff: dict | None, limit=SHORT_LIMIT) -> str:
             counts = [f"{len(f['differing'])} differing", f"{len(f['missing'])} missing",
                       f"{len(f['extra'])} extra"]
             parts.append("divide: " + ", ".join(counts))
-        else:
-            parts += _field_lines(key, f, san)
+        else:   # (an error's message: its first line)
+            lines = _field_lines(key, f, san)
+            parts += lines[:1] if kind == "error" else lines
     d = diff.get("drill_down")
     if d and d["end"] == "lists-differ":
         named = [f"{w} {_few(d[w], d[w + '_count'], d['san'])}" for w in ("missing", "extra") if d[w]]

@@ -96,8 +96,9 @@ def divergence(case, start: dict, found: tuple, ask, options=None) -> dict:
 def engine_words(answer: dict) -> str:
     """What the engine did at the point: refused the move (its error), or answered otherwise."""
     error = answer.get("error") if answer.get("ok") is False else None
-    if isinstance(error, dict):
-        return f"refused it: {error.get('code')}: {error.get('message')}"
+    if isinstance(error, dict):   # (one line: the first of the engine's message)
+        first, *more = str(error.get("message")).splitlines() or [""]
+        return f"refused it: {error.get('code')}: {first}" + (" ..." if more else "")
     if answer.get("diff"):
         return f"answered differently after it: {short_diff(answer['diff'])}"
     return "answered differently after it"
