@@ -28,14 +28,13 @@ import re
 from dataclasses import dataclass, field
 
 from doublecheck.harness.compare import aspects
-from doublecheck.harness.reasons import TURN_ENDS
 from doublecheck.harness.report_shared import visible
 
 EXAMPLE_CHARS = 160   # characters of the oracle's words kept in a cause's summary
 
-# Squares (b4, i16), moves (e2e4, e7e8q, "e2e4,"), SAN (Nf3, exd5+) and numbers: what
+# Squares (b4, i16), moves (e2e4, e7e8q, "e2e4,"), SAN (Nf3, exd5+, O-O-O+) and numbers: what
 # differs from one case to the next in the same words.
-_PARTICULAR = re.compile(r"[A-Za-z]*[a-p](?:1[0-6]|[1-9])[A-Za-z0-9=+#,x-]*|\b\d+\b")
+_PARTICULAR = re.compile(r"[A-Za-z]*[a-p](?:1[0-6]|[1-9])[A-Za-z0-9=+#,x-]*|O-O(?:-O)*[+#]?|\b\d+\b")
 
 
 @dataclass(frozen=True)
@@ -80,13 +79,15 @@ class Cause:
 
 
 _PIECES = re.compile(r"\b(?:double-)?(?:pawn|knight|bishop|rook|queen|king)s?\b")
+_MATE = re.compile(r"\bcheckmate\b")   # a check that also mates ends a turn alike
 _REPEATED = re.compile(r"(the piece on #)(?:,? and the piece on #|, the piece on #)+")
 
 
 def general(text: str) -> str:
     """``text`` without what differs from case to case: squares, moves, numbers, which
-    pieces (``the rook on e8`` and ``the bishop on b5`` attack alike) and how many."""
-    text = _PIECES.sub("piece", _PARTICULAR.sub("#", text))
+    pieces (``the rook on e8`` and ``the bishop on b5`` attack alike), how many, and whether
+    a check also mates."""
+    text = _MATE.sub("check", _PIECES.sub("piece", _PARTICULAR.sub("#", text)))
     return _REPEATED.sub(r"\1", text)
 
 
@@ -172,8 +173,7 @@ def divergence_signature(d: dict) -> Signature:
 
 
 def turn_end_signature(why: dict) -> Signature:
-    words = uncited(why["text"].removeprefix(TURN_ENDS).split(": ", 1)[-1]
-                    if why["text"].startswith("the engine moves") else why["text"].removeprefix(TURN_ENDS))
+    words = uncited(why["text"].split(": ", 1)[-1])   # after "the turn ends with it: " or the like
     return sign(f"the engine's turn goes on where the oracle's ends: {words}", [why.get("rule")],
                 f"turn-end {words}")
 
@@ -190,11 +190,12 @@ def uncited(text: str) -> str:
 
 def answer_signature(diff: dict) -> Signature:
     """The cause of a failure in the answer itself (no divergence explains it)."""
-    note = diff.get("other_side")
+    drill = diff.get("drill_down") or {}
+    note = diff.get("other_side") or drill.get("other_side")
     if note:
         return turn_end_signature(note) if note.get("side") == "turn-end" else \
             sign("the engine moves the side whose turn it is not", [note.get("rule")])
-    if diff.get("none_listed"):
+    if diff.get("none_listed") or drill.get("none_listed"):
         return sign("the engine lists no moves where the oracle has some, as if the game were over")
     found = diff.get("reasons") or (diff.get("drill_down") or {}).get("reasons") or {}
     if found.get("items"):

@@ -49,7 +49,8 @@ def reasons(variant: str, where: dict, turns: bool, extra, missing, limit: int =
         return out
     for side, token in wanted[:limit]:
         try:
-            item = asker.extra(token) if side == "extra" else asker.missing(token)
+            ended = turn_cut_short(variant, where, token, options) if side == "extra" and turns else None
+            item = ended or (asker.extra(token) if side == "extra" else asker.missing(token))
         except Exception:
             item = None
         if item is None:
@@ -81,6 +82,20 @@ def turn_end_why(variant: str, where: dict, move: str, options=None) -> dict | N
     cited = f" ({ended.rule}: {title})" if title else (f" ({ended.rule})" if ended.rule else "")
     return {"side": "turn-end", "token": move, "text": f"{TURN_ENDS}{ended.words}{cited}",
             "rule": ended.rule, "rules": [ended.rule] if ended.rule else []}
+
+
+def turn_cut_short(variant: str, where: dict, token: str, options=None) -> dict | None:
+    """For a turn of several moves whose turn the oracle ends before its last move (a check
+    that ends a Marseillais turn, a capture that ends a double-move-anul one): the oracle's
+    reason (``turn_end_why``, side ``turn-end``) for the move it ends with; else None."""
+    halves = api.split_tokens([token])
+    before = list(where.get("moves") or [])
+    for i, half in enumerate(halves[:-1]):
+        ended = turn_end_why(variant, {**where, "moves": before + halves[:i]}, half.rstrip(","), options)
+        if ended:
+            return {**ended, "token": token,
+                    "text": ended["text"].replace(TURN_ENDS, f"the turn ends with {half.rstrip(',')}: ", 1)}
+    return None
 
 
 SQUARE = re.compile(r"[a-p](?:1[0-6]|[1-9])")

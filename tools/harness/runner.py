@@ -42,7 +42,7 @@ from doublecheck.harness.engines import Engine, EngineFailure, EngineSpec, Hello
 from doublecheck.harness.process import message_lines
 from doublecheck.harness.declared import NO_OPTIONS
 from doublecheck.harness.protocol import response_problems
-from doublecheck.harness.reasons import REASON_ITEMS, other_side_note, reasons
+from doublecheck.harness.reasons import REASON_ITEMS, other_side_note, reasons, turn_end_why
 from doublecheck.harness.report import OUTCOMES, XFAIL_OUTCOMES
 from doublecheck.oracle import api, variants
 from doublecheck.oracle.errors import CRASH, HARNESS_ERROR, INTERNAL_ERROR, PROTOCOL_ERROR, UNSUPPORTED
@@ -366,9 +366,23 @@ def explain_accepted(case, diff: dict, options=None) -> None:
         return
     if n is not None:
         where = {**{k: case.request[k] for k in ("fen",) if k in case.request}, "moves": halves[:n]}
-        found = reasons(case.variant, where, False, [halves[n].rstrip(",")], [], 1, options)
-        if found["items"]:
-            diff["reasons"] = found
+        explain_refused(diff, case.variant, where, halves[n], options)
+
+
+def explain_refused(diff: dict, variant: str, where: dict, token: str, options=None) -> None:
+    """Why the oracle refuses ``token`` at ``where``, which the engine accepted: the same side
+    moving again after the oracle's turn ended (``other_side``); a comma saying the turn goes
+    on after a move that ends it (a ``turn-end`` reason); else the refusal, as for an extra
+    move (with its comma: a move the oracle refuses only as a turn that goes on)."""
+    note = other_side_note(variant, where, [token.rstrip(",")], options)
+    ended = turn_end_why(variant, where, token.rstrip(","), options) if token.endswith(",") else None
+    if note:
+        diff["other_side"] = note
+        return
+    found = {"items": [ended], "more": 0} if ended else \
+        reasons(variant, where, False, [token], [], 1, options)
+    if found["items"] and found["items"][0]["rule"]:
+        diff["reasons"] = found
 
 
 def explain_list(into: dict, variant: str, where: dict, turns: bool, f: dict, left: int,
