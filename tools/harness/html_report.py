@@ -216,7 +216,7 @@ pre { background: #f3f3f3; padding: 0.6em; overflow-x: auto; font-size: 0.85em; 
           margin-right: 0.35em; }
 .meta { color: #555; font-size: 0.9em; }
 .hidden { display: none; }
-#filter { font-size: 1em; padding: 0.2em 0.4em; width: 22em; }
+#filter { font-size: 1em; padding: 0.2em 0.4em; width: 22em; max-width: 100%; box-sizing: border-box; }
 """
 
 SCRIPT = """
