@@ -5,6 +5,8 @@ cases one by one (every report format opens with them).
 A case's cause is taken from what the engine first got wrong in it, never from its file
 or topic, in this order:
 
+0. a convention the engine plays without declaring it: its answer is the oracle's under a
+   rule option value (``doublecheck.harness.convention``);
 1. the first divergence of its line (``doublecheck.harness.divergence``), when it explains
    the case's failure: the engine refused a move of the line, its position went elsewhere
    (a FEN field differed there), or what differed there is what differs at the end;
@@ -111,6 +113,8 @@ def signature_of(outcome: str, diff: dict | None, problem: dict | None) -> Signa
         return None   # a case never sent is no failure of the engine (the reports count it apart)
     if diff is None:
         return error_signature(problem)
+    if diff.get("convention"):
+        return convention_signature(diff["convention"])
     d = diff.get("first_divergence") or {}
     if d and "stopped" not in d and explains(d, diff) and parted(d):
         return divergence_signature(d)
@@ -125,6 +129,13 @@ def parted(d: dict) -> bool:
     return bool(d.get("at_start") or d.get("engine", "").startswith("refused")
                 or any(a.startswith("fen") for a in differs)
                 or (d.get("why") or {}).get("side") == "turn-end")
+
+
+def convention_signature(found: dict) -> Signature:
+    """An undeclared convention (``doublecheck.harness.convention``): one cause per value."""
+    said = f"{found['option']}={found['value']}"
+    return sign(f"the engine plays {said} without declaring it: its answers are the oracle's "
+                f"under that option (declare it: --option {said})", [f"OPT-{found['option']}"])
 
 
 def explains(d: dict, diff: dict) -> bool:

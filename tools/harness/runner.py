@@ -35,6 +35,7 @@ from pathlib import Path
 from doublecheck.casefiles import (CASES_DIR, case_ids, check_cases_dir, expected_nodes, load_cases, schema,
                                    select, select_tier)
 from doublecheck.harness import deepsplit
+from doublecheck.harness.convention import convention_line, conventions_of, keep_consistent
 from doublecheck.harness.divergence import first_divergence
 from doublecheck.harness import report as reports
 from doublecheck.harness.compare import CASE_DOUBT, DIFF_ITEMS, SanNamer, diff_lines, difference, judged_as
@@ -293,15 +294,23 @@ def _judge(case, engine, drill, timeout, reference=None, claims=None, memo=None,
     if diff and drill and not doubt and op == "perft" and answer["ok"] and "error" not in case.expect \
             and case.request.get("depth", 0) >= 1:
         diff["drill_down"] = drill_down(case, engine, reference, timeout=limit)
+    played = []
     if diff and not doubt:
         explain_diff(case, diff, options)
+        played = conventions_of(case, answer, options)
+        if played:   # (the run names one of them: convention.keep_consistent)
+            diff["convention"] = played[0]
         if drill and case.request.get("moves") and "error" not in case.expect:
             found = first_divergence(case, engine, claims or {}, limit, {} if memo is None else memo,
                                      reference or _reference(), options)
             if found:
                 diff["first_divergence"] = found
     lines = ([doubt] if doubt else []) + diff_lines(diff)
-    return Result(case, "failed" if diff else "passed", lines, diff=diff, **kept)
+    if diff and diff.get("convention"):
+        lines.insert(0, convention_line(diff["convention"]))
+    result = Result(case, "failed" if diff else "passed", lines, diff=diff, **kept)
+    result.conventions = played
+    return result
 
 
 # --- a case that may be wrong ------------------------------------------------
@@ -601,6 +610,7 @@ def run_cases(cases, engine: Engine, options: RunOptions | None = None) -> list[
     claims = engine.hello()
     declared = judged_under(claims, options)
     results, _ = _sequential(cases, Worker(engine, claims, options, declared=declared))
+    keep_consistent(results)
     return results
 
 
@@ -830,6 +840,7 @@ def _execute(options, chosen, engine, spec, err) -> Run:
                 e.close()
             except Exception:
                 pass
+    keep_consistent(results)
     name = engines[0].name
     run = Run(results, [], name, spec.describe() if engine is None else name, claims=claims,
               selected=len(chosen), interrupted=interrupted, seconds=time.perf_counter() - clock,
