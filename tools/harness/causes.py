@@ -116,19 +116,9 @@ def signature_of(outcome: str, diff: dict | None, problem: dict | None) -> Signa
     if diff.get("convention"):
         return convention_signature(diff["convention"])
     d = diff.get("first_divergence") or {}
-    if d and "stopped" not in d and explains(d, diff) and parted(d):
+    if d and "stopped" not in d and divergence_is_cause(d, diff):
         return divergence_signature(d)
     return answer_signature(diff)
-
-
-def parted(d: dict) -> bool:
-    """Whether the game itself parted at the divergence (a refusal, another position, the
-    starting position): then it is the cause; when only what the answer says there differs
-    (a status the case's own answer also gets wrong), the case's own words say it better."""
-    differs = d.get("differs") or []
-    return bool(d.get("at_start") or d.get("engine", "").startswith("refused")
-                or any(a.startswith("fen") for a in differs)
-                or (d.get("why") or {}).get("side") == "turn-end")
 
 
 def convention_signature(found: dict) -> Signature:
@@ -138,16 +128,16 @@ def convention_signature(found: dict) -> Signature:
                 f"under that option (declare it: --option {said})", [f"OPT-{found['option']}"])
 
 
-def explains(d: dict, diff: dict) -> bool:
-    """Whether the first divergence ``d`` is the case's cause: the engine refused the move;
-    or the game went elsewhere there (a FEN field differed, or the oracle's turn ended with
-    the move) and the case's answer differs in any way; or what differed there is what
-    differs in the answer (a draw claim missed early is no cause of a fivefold missed late)."""
+def divergence_is_cause(d: dict, diff: dict) -> bool:
+    """Whether the first divergence ``d`` is the case's cause: the game parted there (the
+    engine refused the move, a FEN field differed, or the oracle's turn ended with the move),
+    or, at the starting position, what differed there is what differs in the answer. Where
+    only what the answer says differs along the way (a draw claim missed early), the case's
+    own failure names it better (a fivefold missed late)."""
     differs = set(d.get("differs") or [])
-    elsewhere = any(a.startswith("fen") for a in differs) or (d.get("why") or {}).get("side") == "turn-end"
-    if d.get("engine", "").startswith("refused") or elsewhere:
-        return True
-    return bool(differs & set(aspects(diff)))
+    parted = (d.get("engine", "").startswith("refused") or any(a.startswith("fen") for a in differs)
+              or (d.get("why") or {}).get("side") == "turn-end")
+    return parted or (bool(d.get("at_start")) and bool(differs & set(aspects(diff))))
 
 
 def error_signature(problem: dict | None) -> Signature:
