@@ -517,6 +517,15 @@ def option_changes(variant: str, case_tree=None) -> dict[str, dict]:
     path = option_record_path(case_tree, variant)
     if not path.exists():
         return {}
+    stat = path.stat()   # (read once per version of the file: a run asks for every case)
+    return _option_changes(variant, str(path), stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=64)
+def _option_changes(variant: str, where: str, mtime_ns: int, size: int) -> dict[str, dict]:
+    """``option_changes`` of the record at ``where`` as it stands (its time and size); the
+    result is shared by every caller, which only reads it."""
+    path = Path(where)
     problems: list[str] = []
     try:
         text = read_data_text(path)

@@ -60,6 +60,14 @@ def reasons(variant: str, where: dict, turns: bool, extra, missing, limit: int =
     return out
 
 
+def citation(rule: str | None) -> str:
+    """`` (M3: Check on move one ends the turn)``: a rule id with its catalogue title, as a
+    reason ends; ``""`` for no rule."""
+    from doublecheck.lookups.lookup import rule_titles   # on demand: start-up time
+    title = rule_titles([rule]).get(rule) if rule else None
+    return f" ({rule}: {title})" if title else (f" ({rule})" if rule else "")
+
+
 TURN_ENDS = "the turn ends with it: "
 
 
@@ -68,7 +76,6 @@ def turn_end_why(variant: str, where: dict, move: str, options=None) -> dict | N
     was played (a check, a capture, a series cut short): the reason in the rules class's
     words (``turn_end_reason``) with its rule id and title, as a ``reasons`` item of side
     ``turn-end``; else None."""
-    from doublecheck.lookups.lookup import rule_titles   # on demand: start-up time
     try:
         rules = variants.get(variant, options)
         line = api.replay(rules, where.get("fen"), where.get("moves"))
@@ -78,9 +85,7 @@ def turn_end_why(variant: str, where: dict, move: str, options=None) -> dict | N
         return None
     if ended is None:
         return None
-    title = rule_titles([ended.rule]).get(ended.rule) if ended.rule else None
-    cited = f" ({ended.rule}: {title})" if title else (f" ({ended.rule})" if ended.rule else "")
-    return {"side": "turn-end", "token": move, "text": f"{TURN_ENDS}{ended.words}{cited}",
+    return {"side": "turn-end", "token": move, "text": f"{TURN_ENDS}{ended.words}{citation(ended.rule)}",
             "rule": ended.rule, "rules": [ended.rule] if ended.rule else []}
 
 
@@ -142,8 +147,6 @@ class Asker:
     """The oracle at one position, asked why moves there are refused or allowed."""
 
     def __init__(self, variant: str, where: dict, turns: bool, options=None):
-        from doublecheck.lookups.lookup import rule_titles   # on demand: start-up time
-        self.titles = rule_titles
         self.rules = variants.get(variant, options)
         self.line = api.replay(self.rules, where.get("fen"), where.get("moves"))
         self.turns = turns
@@ -198,9 +201,7 @@ class Asker:
             words = f"move {i + 1} ({san}) is {words}"
         piece = pos.board[move.frm] if move.frm is not None else None
         rule, also = cite(self.rules, topic, piece, pos.turn) if topic else (None, [])
-        title = self.titles([rule]).get(rule) if rule else None
-        cited = f" ({rule}: {title})" if title else (f" ({rule})" if rule else "")
-        return {"text": f"legal here: {words}{cited}", "rule": rule,
+        return {"text": f"legal here: {words}{citation(rule)}", "rule": rule,
                 "rules": [r for r in [rule] + also if r], "kind": KINDS[rank]}
 
     def kind(self, pos, move) -> tuple[int, str, str]:

@@ -541,18 +541,19 @@ def suite_json() -> dict:
     return {"version": __version__}
 
 
-def causes_json(run) -> list[dict]:
+def causes_json(run, causes) -> list[dict]:
     """The ``causes`` of the JSON report: each cause with the ids of its cases, largest first
     (the expected failures of an xfail list too, so that every case's ``cause`` is listed)."""
     return [{"id": c.id, "summary": c.summary, "rules": c.rules, "cases": list(c.cases),
              "example": c.cases[0], "command": show_command(run, c.cases[0])}
-            for c in run_causes(run, JUDGED)]
+            for c in causes]
 
 
 def as_json(run) -> dict:
     totals = run.counts()
     follows = run_groups(run)
-    causes = cause_ids(run_causes(run, JUDGED))
+    found = run_causes(run, JUDGED)
+    causes = cause_ids(found)
     summary = []
     for variant, op, counts, seconds in table(run):
         if op != "(all)":
@@ -578,7 +579,7 @@ def as_json(run) -> dict:
         **({"options": options_json(run), "skipped_by_options": skipped_by_options(run)}
            if declared_of(run) else {}),
         "suite": suite_json(),
-        "causes": causes_json(run),
+        "causes": causes_json(run, found),
         "cases": [_with_cause(case_json(r), follows, causes) for r in run.results],
     }
 
